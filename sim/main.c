@@ -1,0 +1,202 @@
+/* main.c - the gpusim command line.  It only parses argv, calls into the
+ * library and turns results into output and an exit code:
+ *   0 ran and every check passed   1 a .check failed
+ *   2 bad usage, kernel file or config   3 the kernel faulted at run time */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm.h"
+#include "isa/disasm.h"
+#include "sim/config.h"
+
+#ifndef GPUSIM_VERSION
+#define GPUSIM_VERSION "dev"
+#endif
+
+enum { EXIT_CHECK = 1, EXIT_USAGE = 2, EXIT_FAULT = 3 };
+
+typedef struct Options {
+    const char **sets; int nsets;
+    AsmDefine *defines; int ndefines;
+    const char *format;
+    const char *output;
+    long long max_cycles;
+    int disasm, dump_config;
+    const char *doc;
+} Options;
+
+static void usage(FILE *out)
+{
+    fputs("Usage: gpusim [OPTION]... CONFIG.ini KERNEL.s\n"
+          "Run a PTX-like kernel file on a cycle-level model of a SIMT GPU and report\n"
+          "cycles, stalls, divergence, memory transactions and occupancy.\n"
+          "\n"
+          "Options:\n"
+          "      --set KEY=VALUE   override a config key, e.g. --set l1.assoc=8 (repeatable)\n"
+          "  -D NAME=VALUE         override a .define of the kernel file (repeatable)\n"
+          "      --format FMT      report format on stdout: text (default) or json\n"
+          "  -o FILE               write the report to FILE instead of stdout\n"
+          "      --max-cycles N    stop with a fault after N simulated cycles (watchdog)\n"
+          "      --disasm          print KERNEL.s as the assembler decoded it: pcs, source\n"
+          "                        lines, basic blocks and every branch's reconvergence\n"
+          "                        point (CONFIG may be omitted)\n"
+          "      --dump-config     print the effective configuration as a .ini file\n"
+          "                        (CONFIG may be omitted: the built-in defaults)\n"
+          "      --doc TOPIC       print generated reference docs: isa or config\n"
+          "      --help            display this help and exit\n"
+          "      --version         output version information and exit\n"
+          "\n"
+          "Exit status: 0 ran and all checks passed, 1 a .check failed, 2 bad usage,\n"
+          "kernel file or config, 3 the kernel faulted at run time.\n"
+          "\n"
+          "Example: gpusim configs/fermi.ini kernels/tiled_mm.s\n"
+          "Docs: README.md and docs/ (isa.md, kernel-format.md, config.md).\n", out);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+    fputs("gpusim: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'gpusim --help' for more information.\n", stderr);
+    return EXIT_USAGE;
+}
+
+static int print_diags(DiagList *dl)
+{
+    diag_print(dl, stderr);
+    int n = diag_count(dl);
+    if (n > 1) fprintf(stderr, "%d errors\n", n);
+    diag_free(dl);
+    return EXIT_USAGE;
+}
+
+static int load_config(Config *cfg, const char *path, const Options *o, DiagList *dl)
+{
+    config_defaults(cfg);
+    if (path && config_load_file(cfg, path, dl)) return -1;
+    for (int i = 0; i < o->nsets; i++) config_set(cfg, o->sets[i], dl);
+    if (diag_count(dl)) return -1;
+    return config_validate(cfg, dl);
+}
+
+static int parse_args(int argc, char **argv, Options *o, int *first_pos)
+{
+    enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION };
+    static const struct option longopts[] = {
+        { "set", required_argument, NULL, OPT_SET },
+        { "format", required_argument, NULL, OPT_FORMAT },
+        { "max-cycles", required_argument, NULL, OPT_MAX_CYCLES },
+        { "disasm", no_argument, NULL, OPT_DISASM },
+        { "dump-config", no_argument, NULL, OPT_DUMP_CONFIG },
+        { "doc", required_argument, NULL, OPT_DOC },
+        { "help", no_argument, NULL, OPT_HELP },
+        { "version", no_argument, NULL, OPT_VERSION },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":D:o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SET:
+            o->sets = realloc(o->sets, (size_t)(o->nsets + 1) * sizeof *o->sets);
+            o->sets[o->nsets++] = optarg;
+            break;
+        case 'D': {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg || !eq[1]) return bad_usage("-D needs NAME=VALUE, got '%s'", optarg);
+            *eq = '\0';
+            o->defines = realloc(o->defines, (size_t)(o->ndefines + 1) * sizeof *o->defines);
+            o->defines[o->ndefines++] = (AsmDefine){ optarg, eq + 1 };
+            break;
+        }
+        case OPT_FORMAT:
+            if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+                return bad_usage("--format takes text or json, not '%s'", optarg);
+            o->format = optarg;
+            break;
+        case 'o': o->output = optarg; break;
+        case OPT_MAX_CYCLES: {
+            char *end;
+            errno = 0;
+            o->max_cycles = strtoll(optarg, &end, 10);
+            if (errno || *end || o->max_cycles <= 0) return bad_usage("--max-cycles takes a positive number, not '%s'", optarg);
+            break;
+        }
+        case OPT_DISASM: o->disasm = 1; break;
+        case OPT_DUMP_CONFIG: o->dump_config = 1; break;
+        case OPT_DOC: o->doc = optarg; break;
+        case OPT_HELP: usage(stdout); return -1;
+        case OPT_VERSION:
+            printf("gpusim %s\n"
+                   "A cycle-level SIMT GPU simulator for teaching and research.\n"
+                   "This is free software: you are free to change and redistribute it.\n"
+                   "There is NO WARRANTY, to the extent permitted by law.\n", GPUSIM_VERSION);
+            return -1;
+        case ':': {
+            char opt[64];
+            snprintf(opt, sizeof opt, "%s", optopt ? (char[]){ '-', (char)optopt, 0 } : argv[optind - 1]);
+            return bad_usage("option '%s' requires an argument", opt);
+        }
+        default: {
+            const char *arg = argv[optind - 1];
+            return bad_usage("unrecognized option '%s'", arg);
+        }
+        }
+    }
+    *first_pos = optind;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    Options o;
+    memset(&o, 0, sizeof o);
+    o.format = "text";
+    int pos = 0;
+    int rc = parse_args(argc, argv, &o, &pos);
+    if (rc) { free(o.sets); free(o.defines); return rc < 0 ? 0 : rc; }
+    int npos = argc - pos;
+    DiagList dl = { 0 };
+    AsmOptions aopt = { o.defines, o.ndefines };
+    Config *cfg = calloc(1, sizeof *cfg);
+    if (!cfg) return EXIT_USAGE;
+    rc = 0;
+
+    if (o.doc) {
+        if (!strcmp(o.doc, "isa")) isa_doc(stdout);
+        else if (!strcmp(o.doc, "config")) config_doc(stdout);
+        else rc = bad_usage("--doc takes isa or config, not '%s'", o.doc);
+    } else if (o.dump_config) {
+        if (npos > 1) rc = bad_usage("--dump-config takes at most one CONFIG.ini%s", "");
+        else if (load_config(cfg, npos ? argv[pos] : NULL, &o, &dl)) rc = print_diags(&dl);
+        else config_dump(cfg, stdout);
+    } else if (o.disasm) {
+        if (npos < 1 || npos > 2) rc = bad_usage("--disasm takes [CONFIG.ini] KERNEL.s%s", "");
+        else {
+            Program *p = asm_assemble_file(argv[argc - 1], &aopt, &dl);
+            if (!p) rc = print_diags(&dl);
+            else { disasm_program(p, stdout); program_free(p); }
+        }
+    } else if (npos != 2) {
+        rc = bad_usage(npos < 2 ? "missing operand: need CONFIG.ini and KERNEL.s%s" : "too many operands%s", "");
+    } else if (load_config(cfg, argv[pos], &o, &dl)) {
+        rc = print_diags(&dl);
+    } else {
+        Program *p = asm_assemble_file(argv[pos + 1], &aopt, &dl);
+        if (!p) rc = print_diags(&dl);
+        else {
+            fprintf(stderr, "gpusim: %s assembled (%d entries); the simulator core is not built yet\n",
+                    argv[pos + 1], p->nentries);
+            program_free(p);
+            rc = EXIT_USAGE;
+        }
+    }
+    free(cfg);
+    free(o.sets);
+    free(o.defines);
+    diag_free(&dl);
+    return rc;
+}
