@@ -11,6 +11,8 @@
 #include "isa/asm.h"
 #include "isa/disasm.h"
 #include "sim/config.h"
+#include "sim/report.h"
+#include "sim/run.h"
 
 #ifndef GPUSIM_VERSION
 #define GPUSIM_VERSION "dev"
@@ -24,8 +26,9 @@ typedef struct Options {
     const char *format;
     const char *output;
     long long max_cycles;
-    int disasm, dump_config;
+    int disasm, dump_config, functional;
     const char *doc;
+    char **dumps; int ndumps;
 } Options;
 
 static void usage(FILE *out)
@@ -40,6 +43,9 @@ static void usage(FILE *out)
           "      --format FMT      report format on stdout: text (default) or json\n"
           "  -o FILE               write the report to FILE instead of stdout\n"
           "      --max-cycles N    stop with a fault after N simulated cycles (watchdog)\n"
+          "      --functional      run without the timing model (fast; counts only)\n"
+          "      --dump NAME[=FILE]  after the run, write buffer NAME one value per line\n"
+          "                        to FILE (default: stdout, after the report)\n"
           "      --disasm          print KERNEL.s as the assembler decoded it: pcs, source\n"
           "                        lines, basic blocks and every branch's reconvergence\n"
           "                        point (CONFIG may be omitted)\n"
@@ -82,9 +88,73 @@ static int load_config(Config *cfg, const char *path, const Options *o, DiagList
     return config_validate(cfg, dl);
 }
 
+/* --dump NAME[=FILE]: check the names before running. */
+static int check_dumps(const Program *p, const Options *o)
+{
+    for (int i = 0; i < o->ndumps; i++) {
+        char name[256];
+        snprintf(name, sizeof name, "%s", o->dumps[i]);
+        char *eq = strchr(name, '=');
+        if (eq) *eq = '\0';
+        if (program_find_buffer(p, name) < 0) {
+            fprintf(stderr, "gpusim: --dump %s: %s has no buffer named '%s'\n", o->dumps[i], p->filename, name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int write_dumps(const Run *r, const Options *o, FILE *report_out)
+{
+    for (int i = 0; i < o->ndumps; i++) {
+        char name[256];
+        snprintf(name, sizeof name, "%s", o->dumps[i]);
+        char *eq = strchr(name, '=');
+        const char *path = NULL;
+        if (eq) { *eq = '\0'; path = eq + 1; }
+        int b = program_find_buffer(r->prog, name);
+        FILE *f = path ? fopen(path, "w") : report_out;
+        if (!f) { fprintf(stderr, "gpusim: --dump: cannot write %s: %s\n", path, strerror(errno)); return -1; }
+        host_dump(r->prog, &r->mem, b, f);
+        if (path) fclose(f);
+    }
+    return 0;
+}
+
+static int run_and_report(const Program *p, const Config *cfg, const char *cfg_path, const Options *o, DiagList *dl)
+{
+    if (check_dumps(p, o)) return EXIT_USAGE;
+    RunOptions ro = { o->functional, (uint64_t)o->max_cycles };
+    Run r;
+    int rc = run_program(&r, p, cfg, cfg_path, &ro, dl);
+    if (rc == RUN_BAD_INPUT) { run_free(&r); return print_diags(dl); }
+    if (rc == RUN_FAULT) {
+        report_fault(&r, stderr);
+        run_free(&r);
+        return EXIT_FAULT;
+    }
+    FILE *out = stdout;
+    if (o->output && !(out = fopen(o->output, "w"))) {
+        fprintf(stderr, "gpusim: cannot write %s: %s\n", o->output, strerror(errno));
+        run_free(&r);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(o->format, "json")) report_json(&r, out);
+    else report_text(&r, out);
+    if (write_dumps(&r, o, out)) rc = EXIT_USAGE;
+    if (out != stdout) fclose(out);
+    if (rc == RUN_CHECK_FAILED) {
+        fputs("gpusim: a .check failed:\n", stderr);
+        report_checks(&r, stderr);
+    }
+    run_free(&r);
+    return rc;
+}
+
 static int parse_args(int argc, char **argv, Options *o, int *first_pos)
 {
-    enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION };
+    enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION,
+           OPT_FUNCTIONAL, OPT_DUMP };
     static const struct option longopts[] = {
         { "set", required_argument, NULL, OPT_SET },
         { "format", required_argument, NULL, OPT_FORMAT },
@@ -92,6 +162,8 @@ static int parse_args(int argc, char **argv, Options *o, int *first_pos)
         { "disasm", no_argument, NULL, OPT_DISASM },
         { "dump-config", no_argument, NULL, OPT_DUMP_CONFIG },
         { "doc", required_argument, NULL, OPT_DOC },
+        { "functional", no_argument, NULL, OPT_FUNCTIONAL },
+        { "dump", required_argument, NULL, OPT_DUMP },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 },
@@ -128,6 +200,11 @@ static int parse_args(int argc, char **argv, Options *o, int *first_pos)
         case OPT_DISASM: o->disasm = 1; break;
         case OPT_DUMP_CONFIG: o->dump_config = 1; break;
         case OPT_DOC: o->doc = optarg; break;
+        case OPT_FUNCTIONAL: o->functional = 1; break;
+        case OPT_DUMP:
+            o->dumps = realloc(o->dumps, (size_t)(o->ndumps + 1) * sizeof *o->dumps);
+            o->dumps[o->ndumps++] = optarg;
+            break;
         case OPT_HELP: usage(stdout); return -1;
         case OPT_VERSION:
             printf("gpusim %s\n"
@@ -188,15 +265,14 @@ int main(int argc, char **argv)
         Program *p = asm_assemble_file(argv[pos + 1], &aopt, &dl);
         if (!p) rc = print_diags(&dl);
         else {
-            fprintf(stderr, "gpusim: %s assembled (%d entries); the simulator core is not built yet\n",
-                    argv[pos + 1], p->nentries);
+            rc = run_and_report(p, cfg, argv[pos], &o, &dl);
             program_free(p);
-            rc = EXIT_USAGE;
         }
     }
     free(cfg);
     free(o.sets);
     free(o.defines);
+    free(o.dumps);
     diag_free(&dl);
     return rc;
 }

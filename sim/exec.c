@@ -1,0 +1,692 @@
+/* exec.c - what each instruction does, lane by lane (PTX semantics).
+ *
+ * Knows semantics, not time.  Called by warp_issue() for the lanes whose
+ * guard is true.  Registers hold up to 64 bits; a value is read at the
+ * instruction's type (sign- or zero-extended, or as IEEE bits) and written
+ * back masked to the register's width.  Where PTX leaves a result undefined
+ * we pick one and document it in docs/isa.md: integer division by zero gives
+ * all ones, remainder by zero gives the dividend (both counted).
+ */
+#include <fenv.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/warp.h"
+
+#define FOR_LANES(m, l) for (int l = 0; l < ws; l++) if (((m) >> l) & 1u)
+
+/* ---- values ---------------------------------------------------------------- */
+static inline uint64_t zx(uint64_t v, int bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+static inline int64_t sx(uint64_t v, int bits)
+{
+    return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+static inline float f32(uint64_t v) { uint32_t u = (uint32_t)v; float f; memcpy(&f, &u, 4); return f; }
+static inline double f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t bf32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint64_t bf64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+typedef struct X {
+    Kernel *k;
+    Warp *w;
+    const Instr *in;
+    int ws;
+} X;
+
+static uint64_t sreg(const X *x, int s, int lane)
+{
+    const Kernel *k = x->k;
+    const Cta *c = x->w->cta;
+    const uint32_t *b = k->spec->block;
+    uint32_t t = (uint32_t)(x->w->id * x->ws + lane);
+    uint32_t all = x->ws == 32 ? 0xffffffffu : (1u << x->ws) - 1;
+    switch ((SpecialReg)s) {
+    case SR_TID_X: return t % b[0];
+    case SR_TID_Y: return (t / b[0]) % b[1];
+    case SR_TID_Z: return t / (b[0] * b[1]);
+    case SR_NTID_X: return b[0];
+    case SR_NTID_Y: return b[1];
+    case SR_NTID_Z: return b[2];
+    case SR_CTAID_X: return c->id[0];
+    case SR_CTAID_Y: return c->id[1];
+    case SR_CTAID_Z: return c->id[2];
+    case SR_NCTAID_X: return k->spec->grid[0];
+    case SR_NCTAID_Y: return k->spec->grid[1];
+    case SR_NCTAID_Z: return k->spec->grid[2];
+    case SR_LANEID: return (uint64_t)lane;
+    case SR_WARPID: return (uint64_t)x->w->id;
+    case SR_NWARPID: return (uint64_t)k->max_warps_per_sm;
+    case SR_SMID: return (uint64_t)c->smid;
+    case SR_NSMID: return (uint64_t)k->nsms;
+    case SR_CLOCK: return (uint32_t)k->clock;
+    case SR_CLOCK64: return k->clock;
+    case SR_LANEMASK_EQ: return 1u << lane;
+    case SR_LANEMASK_LT: return (1u << lane) - 1;
+    case SR_LANEMASK_LE: return (((1u << lane) << 1) - 1) & all;
+    case SR_LANEMASK_GT: return all & ~(((1u << lane) << 1) - 1);
+    case SR_LANEMASK_GE: return all & ~((1u << lane) - 1);
+    case SR_COUNT: break;
+    }
+    return 0;
+}
+
+/* Raw 64-bit value of a source operand for a lane. */
+static inline uint64_t val(const X *x, const Operand *o, int lane)
+{
+    switch ((OperandKind)o->kind) {
+    case OPD_REG: return x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
+    case OPD_IMM: return (uint64_t)o->imm;
+    case OPD_SREG: return sreg(x, o->r[0], lane);
+    case OPD_SYM: return x->k->prog->vars[o->sym].offset + (uint64_t)o->imm;
+    case OPD_PRED: return ((x->w->p[o->r[0]] >> lane) & 1u) ^ o->neg;
+    default: return 0;
+    }
+}
+
+static inline void wreg(const X *x, const Operand *o, int lane, uint64_t v)
+{
+    if (o->kind == OPD_PRED) {
+        LaneMask *p = &x->w->p[o->r[0]];
+        *p = (*p & ~(1u << lane)) | ((LaneMask)(v & 1) << lane);
+        return;
+    }
+    const Entry *e = x->k->entry;
+    x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane] = zx(v, e->regs[o->r[0]].bits);
+}
+
+/* ---- floating point ------------------------------------------------------------ */
+static int fe_mode(int rnd)
+{
+    switch (rnd) {
+    case RND_RZ: case RND_RZI: return FE_TOWARDZERO;
+    case RND_RM: case RND_RMI: return FE_DOWNWARD;
+    case RND_RP: case RND_RPI: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+static inline float ftz32(float f) { return (fpclassify(f) == FP_SUBNORMAL) ? copysignf(0.0f, f) : f; }
+
+static double fsat(double v) { return isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
+
+/* PTX min/max: a NaN operand yields the other one. */
+static double fminmax(double a, double b, int is_max)
+{
+    if (isnan(a)) return b;
+    if (isnan(b)) return a;
+    if (a == b) return is_max ? (signbit(a) ? b : a) : (signbit(a) ? a : b);
+    return is_max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+static uint64_t float_op(const X *x, int lane, int is64)
+{
+    const Instr *in = x->in;
+    volatile double a = 0, b = 0, c = 0;
+    volatile float fa = 0, fb = 0, fc = 0;
+    uint64_t ra = val(x, &in->opd[1], lane);
+    uint64_t rb = in->nops > 2 ? val(x, &in->opd[2], lane) : 0;
+    uint64_t rc = in->nops > 3 ? val(x, &in->opd[3], lane) : 0;
+    int ftz = (in->flags & IF_FTZ) != 0;
+    if (is64) { a = f64(ra); b = f64(rb); c = f64(rc); }
+    else {
+        fa = f32(ra); fb = f32(rb); fc = f32(rc);
+        if (ftz) { fa = ftz32(fa); fb = ftz32(fb); fc = ftz32(fc); }
+    }
+    double r64 = 0;
+    float r32 = 0;
+    switch ((Opcode)in->op) {
+    case OP_ADD: if (is64) r64 = a + b; else r32 = fa + fb; break;
+    case OP_SUB: if (is64) r64 = a - b; else r32 = fa - fb; break;
+    case OP_MUL: if (is64) r64 = a * b; else r32 = fa * fb; break;
+    case OP_DIV: if (is64) r64 = a / b; else r32 = fa / fb; break;
+    case OP_FMA: case OP_MAD: if (is64) r64 = fma(a, b, c); else r32 = fmaf(fa, fb, fc); break;
+    case OP_MIN: if (is64) r64 = fminmax(a, b, 0); else r32 = (float)fminmax(fa, fb, 0); break;
+    case OP_MAX: if (is64) r64 = fminmax(a, b, 1); else r32 = (float)fminmax(fa, fb, 1); break;
+    case OP_ABS: if (is64) r64 = fabs(a); else r32 = fabsf(fa); break;
+    case OP_NEG: if (is64) r64 = -a; else r32 = -fa; break;
+    case OP_RCP: if (is64) r64 = 1.0 / a; else r32 = 1.0f / fa; break;
+    case OP_SQRT: if (is64) r64 = sqrt(a); else r32 = sqrtf(fa); break;
+    case OP_RSQRT: if (is64) r64 = 1.0 / sqrt(a); else r32 = (float)(1.0 / sqrt((double)fa)); break;
+    case OP_SIN: r32 = sinf(fa); break;
+    case OP_COS: r32 = cosf(fa); break;
+    case OP_EX2: r32 = exp2f(fa); break;
+    case OP_LG2: r32 = log2f(fa); break;
+    default: break;
+    }
+    if (in->flags & IF_SAT) { if (is64) r64 = fsat(r64); else r32 = (float)fsat(r32); }
+    if (is64) return bf64(r64);
+    if (ftz) r32 = ftz32(r32);
+    return bf32(r32);
+}
+
+/* ---- integers --------------------------------------------------------------- */
+static uint64_t mulhi_u64(uint64_t a, uint64_t b)
+{
+    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+static int64_t mulhi_s64(int64_t a, int64_t b)
+{
+    uint64_t h = mulhi_u64((uint64_t)a, (uint64_t)b);
+    if (a < 0) h -= (uint64_t)b;
+    if (b < 0) h -= (uint64_t)a;
+    return (int64_t)h;
+}
+
+/* High half of a*b at width bits. */
+static uint64_t mulhi(uint64_t a, uint64_t b, int bits, int sgn)
+{
+    if (bits == 64) return sgn ? (uint64_t)mulhi_s64((int64_t)a, (int64_t)b) : mulhi_u64(a, b);
+    if (sgn) return (uint64_t)((sx(a, bits) * sx(b, bits)) >> bits);
+    return (zx(a, bits) * zx(b, bits)) >> bits;
+}
+
+static uint64_t int_op(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    DataType t = (DataType)in->type;
+    int bits = isa_type_bits(t);
+    int sgn = isa_type_kind(t) == TK_SINT;
+    uint64_t ra = val(x, &in->opd[1], lane);
+    uint64_t rb = in->nops > 2 ? val(x, &in->opd[2], lane) : 0;
+    uint64_t rc = in->nops > 3 ? val(x, &in->opd[3], lane) : 0;
+    int64_t a = sgn ? sx(ra, bits) : (int64_t)zx(ra, bits);
+    int64_t b = sgn ? sx(rb, bits) : (int64_t)zx(rb, bits);
+    uint64_t ua = zx(ra, bits), ub = zx(rb, bits);
+    switch ((Opcode)in->op) {
+    case OP_ADD: case OP_SUB: {
+        uint64_t r = in->op == OP_ADD ? ua + ub : ua - ub;
+        if ((in->flags & IF_SAT) && bits == 32 && sgn) {
+            int64_t s = in->op == OP_ADD ? a + b : a - b;   /* exact in 64 bits */
+            return (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+        }
+        return r;
+    }
+    case OP_MUL: case OP_MAD: {
+        uint64_t r;
+        int wide = in->mul == MUL_WIDE;
+        if (wide) r = sgn ? (uint64_t)(a * b) : ua * ub;   /* 16/32-bit inputs: exact */
+        else if (in->mul == MUL_HI) r = mulhi(ua, ub, bits, sgn);
+        else r = ua * ub;
+        if (in->op == OP_MAD) r += wide ? rc : zx(rc, bits);
+        return r;
+    }
+    case OP_DIV:
+        if (ub == 0) { x->k->stats->div_by_zero++; return ~0ull; }
+        if (sgn) {
+            if (bits == 64 && a == INT64_MIN && b == -1) return (uint64_t)a;
+            return (uint64_t)(a / b);
+        }
+        return ua / ub;
+    case OP_REM:
+        if (ub == 0) { x->k->stats->div_by_zero++; return ua; }
+        if (sgn) {
+            if (b == -1) return 0;
+            return (uint64_t)(a % b);
+        }
+        return ua % ub;
+    case OP_MIN: return sgn ? (uint64_t)(a < b ? a : b) : (ua < ub ? ua : ub);
+    case OP_MAX: return sgn ? (uint64_t)(a > b ? a : b) : (ua > ub ? ua : ub);
+    case OP_ABS: return (uint64_t)(a < 0 ? -(uint64_t)a : (uint64_t)a);
+    case OP_NEG: return (uint64_t)0 - ua;
+    case OP_AND: return ua & ub;
+    case OP_OR: return ua | ub;
+    case OP_XOR: return ua ^ ub;
+    case OP_NOT: return ~ua;
+    case OP_CNOT: return ua == 0;
+    case OP_SHL: { uint32_t s = (uint32_t)rb; return s >= (uint32_t)bits ? 0 : ua << s; }
+    case OP_SHR: {
+        uint32_t s = (uint32_t)rb;
+        if (sgn) return (uint64_t)(a >> (s >= (uint32_t)bits ? bits - 1 : (int)s));
+        return s >= (uint32_t)bits ? 0 : ua >> s;
+    }
+    case OP_POPC: { uint64_t n = 0; for (uint64_t v = ua; v; v &= v - 1) n++; return n; }
+    case OP_CLZ: { int n = 0; for (int i = bits - 1; i >= 0 && !((ua >> i) & 1); i--) n++; return (uint64_t)n; }
+    case OP_BREV: { uint64_t r = 0; for (int i = 0; i < bits; i++) if ((ua >> i) & 1) r |= 1ull << (bits - 1 - i); return r; }
+    default: return 0;
+    }
+}
+
+/* ---- cvt ------------------------------------------------------------------------- */
+static uint64_t clamp_int(double v, DataType t)
+{
+    int bits = isa_type_bits(t);
+    if (isnan(v)) return 0;
+    if (isa_type_kind(t) == TK_SINT) {
+        double lo = -ldexp(1.0, bits - 1), hi = ldexp(1.0, bits - 1) - 1;
+        if (v <= lo) return (uint64_t)(int64_t)lo;
+        if (v >= hi) return bits == 64 ? (uint64_t)INT64_MAX : (uint64_t)(int64_t)hi;
+        return (uint64_t)(int64_t)v;
+    }
+    double hi = ldexp(1.0, bits) - 1;
+    if (v <= 0) return 0;
+    if (v >= hi) return bits == 64 ? UINT64_MAX : (uint64_t)hi;
+    return (uint64_t)v;
+}
+
+static double round_int(double v, int rnd)
+{
+    switch (rnd) {
+    case RND_RMI: return floor(v);
+    case RND_RPI: return ceil(v);
+    case RND_RNI: return nearbyint(v);   /* default mode: ties to even */
+    default: return trunc(v);
+    }
+}
+
+static uint64_t cvt_op(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    DataType dt = (DataType)in->type, st = (DataType)in->stype;
+    TypeKind dk = isa_type_kind(dt), sk = isa_type_kind(st);
+    int db = isa_type_bits(dt), sb = isa_type_bits(st);
+    uint64_t raw = val(x, &in->opd[1], lane);
+    if (sk == TK_FLOAT) {
+        double v = sb == 64 ? f64(raw) : (double)((in->flags & IF_FTZ) ? ftz32(f32(raw)) : f32(raw));
+        if (dk == TK_FLOAT) {
+            if (in->rnd >= RND_RNI) v = round_int(v, in->rnd);
+            if (in->flags & IF_SAT) v = fsat(v);
+            if (db == 64) return bf64(v);
+            volatile float r;
+            volatile double vv = v;
+            if (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP) {
+                int old = fegetround();
+                fesetround(fe_mode(in->rnd));
+                r = (float)vv;
+                fesetround(old);
+            } else r = (float)vv;
+            return bf32((in->flags & IF_FTZ) ? ftz32(r) : r);
+        }
+        /* float -> int always saturates; NaN gives 0 */
+        return zx(clamp_int(round_int(v, in->rnd ? in->rnd : RND_RZI), dt), db);
+    }
+    /* integer source */
+    int64_t sv = sk == TK_SINT ? sx(raw, sb) : (int64_t)zx(raw, sb);
+    uint64_t uv = zx(raw, sb);
+    if (dk == TK_FLOAT) {
+        int old = fegetround();
+        if (in->rnd) fesetround(fe_mode(in->rnd));
+        volatile double d = 0;
+        volatile float f = 0;
+        if (db == 64) d = sk == TK_SINT ? (double)sv : (double)uv;
+        else f = sk == TK_SINT ? (float)sv : (float)uv;
+        if (in->rnd) fesetround(old);
+        if (db == 64) return bf64((in->flags & IF_SAT) ? fsat(d) : d);
+        return bf32((in->flags & IF_SAT) ? (float)fsat(f) : f);
+    }
+    if (in->flags & IF_SAT) {
+        /* clamp to the destination's range */
+        int dsg = dk == TK_SINT;
+        if (sk == TK_SINT) {
+            int64_t lo = dsg ? (db == 64 ? INT64_MIN : -((int64_t)1 << (db - 1))) : 0;
+            int64_t hi = dsg ? (db == 64 ? INT64_MAX : ((int64_t)1 << (db - 1)) - 1) : (db >= 63 ? INT64_MAX : ((int64_t)1 << db) - 1);
+            if (sv < lo) sv = lo;
+            if (sv > hi && !(db == 64 && !dsg)) sv = hi;
+            return zx((uint64_t)sv, db);
+        }
+        uint64_t hi = dsg ? (db == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (db - 1)) - 1) : (db == 64 ? UINT64_MAX : ((uint64_t)1 << db) - 1);
+        return zx(uv > hi ? hi : uv, db);
+    }
+    /* plain: extend by the source's signedness, then truncate */
+    return zx(sk == TK_SINT ? (uint64_t)sv : uv, db);
+}
+
+/* ---- setp ------------------------------------------------------------------------- */
+static int compare(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    DataType t = (DataType)in->type;
+    int bits = isa_type_bits(t);
+    uint64_t ra = val(x, &in->opd[1], lane), rb = val(x, &in->opd[2], lane);
+    if (isa_type_kind(t) == TK_FLOAT) {
+        double a = bits == 64 ? f64(ra) : f32(ra), b = bits == 64 ? f64(rb) : f32(rb);
+        if (in->flags & IF_FTZ && bits == 32) { a = ftz32((float)a); b = ftz32((float)b); }
+        int un = isnan(a) || isnan(b);
+        switch ((Cmp)in->cmp) {
+        case CMP_EQ: return !un && a == b;
+        case CMP_NE: return !un && a != b;
+        case CMP_LT: return !un && a < b;
+        case CMP_LE: return !un && a <= b;
+        case CMP_GT: return !un && a > b;
+        case CMP_GE: return !un && a >= b;
+        case CMP_EQU: return un || a == b;
+        case CMP_NEU: return un || a != b;
+        case CMP_LTU: return un || a < b;
+        case CMP_LEU: return un || a <= b;
+        case CMP_GTU: return un || a > b;
+        case CMP_GEU: return un || a >= b;
+        case CMP_NUM: return !un;
+        case CMP_NAN: return un;
+        default: return 0;
+        }
+    }
+    int sgn = isa_type_kind(t) == TK_SINT;
+    int64_t a = sx(ra, bits), b = sx(rb, bits);
+    uint64_t ua = zx(ra, bits), ub = zx(rb, bits);
+    switch ((Cmp)in->cmp) {
+    case CMP_EQ: return ua == ub;
+    case CMP_NE: return ua != ub;
+    case CMP_LT: return sgn ? a < b : ua < ub;
+    case CMP_LE: return sgn ? a <= b : ua <= ub;
+    case CMP_GT: return sgn ? a > b : ua > ub;
+    case CMP_GE: return sgn ? a >= b : ua >= ub;
+    case CMP_LO: return ua < ub;
+    case CMP_LS: return ua <= ub;
+    case CMP_HI: return ua > ub;
+    case CMP_HS: return ua >= ub;
+    default: return 0;
+    }
+}
+
+static int combine(int t, int c, int op)
+{
+    switch (op) {
+    case BOOL_AND: return t && c;
+    case BOOL_OR: return t || c;
+    case BOOL_XOR: return t != c;
+    default: return t;
+    }
+}
+
+/* ---- memory ---------------------------------------------------------------------- */
+static const char *const space_names[] = { "generic", "global", "shared", "const", "local", "param" };
+
+/* Effective address of a memory operand for a lane. */
+static uint64_t address(const X *x, const Operand *o, int lane)
+{
+    uint64_t a = (uint64_t)o->imm;
+    if (o->r[0] != REG_NONE) a += x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
+    if (o->sym >= 0) a += o->is_param ? x->k->entry->params[o->sym].offset : x->k->prog->vars[o->sym].offset;
+    return a;
+}
+
+/* Resolve (space, addr) to host bytes for an access of `bytes`, or NULL
+ * after filling the fault. Generic addresses are decoded by window. */
+static uint8_t *locate(const X *x, int lane, Space *space, uint64_t *addr, int bytes)
+{
+    Kernel *k = x->k;
+    Cta *c = x->w->cta;
+    if (*space == SP_NONE) {
+        uint64_t a = *addr;
+        if (a >= MEM_SHARED_WINDOW && a < MEM_SHARED_WINDOW + MEM_WINDOW_SIZE) { *space = SP_SHARED; *addr = a - MEM_SHARED_WINDOW; }
+        else if (a >= MEM_LOCAL_WINDOW && a < MEM_LOCAL_WINDOW + MEM_WINDOW_SIZE) { *space = SP_LOCAL; *addr = a - MEM_LOCAL_WINDOW; }
+        else if (a >= MEM_CONST_WINDOW && a < MEM_CONST_WINDOW + MEM_WINDOW_SIZE) { *space = SP_CONST; *addr = a - MEM_CONST_WINDOW; }
+        else *space = SP_GLOBAL;
+    }
+    uint64_t a = *addr;
+    if (bytes > 1 && (a % (uint64_t)bytes) != 0) {
+        kernel_fault(k, x->w, lane, FAULT_MISALIGNED, "misaligned %d-byte %s access at address 0x%llx (not a multiple of %d)",
+                     bytes, space_names[*space], (unsigned long long)a, bytes);
+        return NULL;
+    }
+    uint64_t limit = 0;
+    uint8_t *base = NULL;
+    switch (*space) {
+    case SP_GLOBAL: {
+        Region *r = mem_find(k->mem, a, (uint64_t)bytes);
+        if (r) return r->data + (a - r->base);
+        char where[300];
+        mem_describe(k->mem, k->prog, a, bytes, where, sizeof where);
+        kernel_fault(k, x->w, lane, FAULT_OUT_OF_BOUNDS, "out-of-bounds global access at 0x%llx: %s",
+                     (unsigned long long)a, where);
+        return NULL;
+    }
+    case SP_SHARED: base = c->smem; limit = c->smem_bytes; break;
+    case SP_CONST: base = k->mem->cmem; limit = k->mem->cbytes; break;
+    case SP_PARAM: base = k->params; limit = k->param_bytes; break;
+    case SP_LOCAL: {
+        int t = x->w->id * x->ws + lane;
+        base = c->lmem + (size_t)t * c->lmem_bytes;
+        limit = c->lmem_bytes;
+        break;
+    }
+    default: break;
+    }
+    if (a + (uint64_t)bytes > limit || a > limit) {
+        kernel_fault(k, x->w, lane, FAULT_OUT_OF_BOUNDS, "out-of-bounds %s access at offset %llu: the %s space has %llu bytes",
+                     space_names[*space], (unsigned long long)a, space_names[*space], (unsigned long long)limit);
+        return NULL;
+    }
+    return base + a;
+}
+
+static uint64_t load_elem(const uint8_t *p, DataType t)
+{
+    int bytes = isa_type_bits(t) / 8;
+    uint64_t v = 0;
+    memcpy(&v, p, (size_t)bytes);          /* little-endian, as the GPU */
+    return isa_type_kind(t) == TK_SINT ? (uint64_t)sx(v, bytes * 8) : v;
+}
+
+static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    int is_st = in->op == OP_ST;
+    const Operand *mo = &in->opd[is_st ? 0 : 1];
+    const Operand *ro = &in->opd[is_st ? 1 : 0];
+    int esize = isa_type_bits((DataType)in->type) / 8;
+    int bytes = esize * in->vec;
+    out->has_mem = 1;
+    out->mem.is_store = (uint8_t)is_st;
+    out->mem.bytes = (uint8_t)bytes;
+    out->mem.mask = m;
+    out->mem.space = in->space;
+    FOR_LANES(m, l) {
+        Space sp = (Space)in->space;
+        uint64_t a = address(x, mo, l);
+        uint8_t *p = locate(x, l, &sp, &a, bytes);
+        if (!p) return -1;
+        out->mem.space = (uint8_t)sp;
+        out->mem.addr[l] = a;
+        for (int j = 0; j < in->vec; j++) {
+            uint16_t reg = ro->kind == OPD_VEC ? ro->r[j] : ro->r[0];
+            if (is_st) {
+                uint64_t v = ro->kind == OPD_IMM ? (uint64_t)ro->imm : reg == REG_NONE ? 0
+                           : x->w->r[(size_t)reg * (size_t)ws + (size_t)l];
+                memcpy(p + j * esize, &v, (size_t)esize);
+            } else if (reg != REG_NONE) {
+                Operand one = { .kind = OPD_REG, .r = { reg } };
+                wreg(x, &one, l, load_elem(p + j * esize, (DataType)in->type));
+            }
+        }
+    }
+    return 0;
+}
+
+static uint64_t atom_apply(const Instr *in, uint64_t old, uint64_t b, uint64_t c)
+{
+    DataType t = (DataType)in->type;
+    int bits = isa_type_bits(t);
+    TypeKind k = isa_type_kind(t);
+    if (k == TK_FLOAT) {
+        double o = bits == 64 ? f64(old) : f32(old), v = bits == 64 ? f64(b) : f32(b), r;
+        switch (in->sub) {
+        case ATOM_ADD: r = bits == 64 ? o + v : (double)((float)o + (float)v); break;
+        case ATOM_MIN: r = fminmax(o, v, 0); break;
+        case ATOM_MAX: r = fminmax(o, v, 1); break;
+        default: r = v; break;   /* exch */
+        }
+        return bits == 64 ? bf64(r) : bf32((float)r);
+    }
+    uint64_t uo = zx(old, bits), ub = zx(b, bits);
+    int64_t so = sx(old, bits), sb = sx(b, bits);
+    switch ((AtomOp)in->sub) {
+    case ATOM_ADD: return zx(uo + ub, bits);
+    case ATOM_MIN: return k == TK_SINT ? zx((uint64_t)(so < sb ? so : sb), bits) : (uo < ub ? uo : ub);
+    case ATOM_MAX: return k == TK_SINT ? zx((uint64_t)(so > sb ? so : sb), bits) : (uo > ub ? uo : ub);
+    case ATOM_INC: return uo >= ub ? 0 : uo + 1;
+    case ATOM_DEC: return (uo == 0 || uo > ub) ? ub : uo - 1;
+    case ATOM_EXCH: return ub;
+    case ATOM_CAS: return uo == ub ? zx(c, bits) : uo;
+    case ATOM_AND: return uo & ub;
+    case ATOM_OR: return uo | ub;
+    case ATOM_XOR: return uo ^ ub;
+    default: return uo;
+    }
+}
+
+/* Atomics apply lane by lane in ascending lane order: a fixed order, so
+ * results are the same on every run. */
+static int exec_atom(const X *x, LaneMask m, ExecOut *out)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    int is_red = in->op == OP_RED;
+    const Operand *mo = &in->opd[is_red ? 0 : 1];
+    int bytes = isa_type_bits((DataType)in->type) / 8;
+    out->has_mem = 1;
+    out->mem.is_atomic = 1;
+    out->mem.is_store = 1;
+    out->mem.bytes = (uint8_t)bytes;
+    out->mem.mask = m;
+    FOR_LANES(m, l) {
+        Space sp = (Space)in->space;
+        uint64_t a = address(x, mo, l);
+        uint8_t *p = locate(x, l, &sp, &a, bytes);
+        if (!p) return -1;
+        if (sp != SP_GLOBAL && sp != SP_SHARED) {
+            kernel_fault(x->k, x->w, l, FAULT_OUT_OF_BOUNDS, "atomic on %s memory (only global and shared)", space_names[sp]);
+            return -1;
+        }
+        out->mem.space = (uint8_t)sp;
+        out->mem.addr[l] = a;
+        uint64_t old = 0;
+        memcpy(&old, p, (size_t)bytes);
+        uint64_t b = val(x, &in->opd[is_red ? 1 : 2], l);
+        uint64_t c = in->sub == ATOM_CAS ? val(x, &in->opd[3], l) : 0;
+        uint64_t nv = atom_apply(in, old, b, c);
+        memcpy(p, &nv, (size_t)bytes);
+        if (!is_red) {
+            Operand d = in->opd[0];
+            wreg(x, &d, l, isa_type_kind((DataType)in->type) == TK_SINT ? (uint64_t)sx(old, bytes * 8) : old);
+        }
+    }
+    return 0;
+}
+
+/* ---- warp-level ------------------------------------------------------------------ */
+static void exec_shfl(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    uint64_t src[WARP_MAX];
+    for (int l = 0; l < ws; l++) src[l] = val(x, &in->opd[1], l);
+    uint32_t lane_mask = (uint32_t)ws - 1;
+    FOR_LANES(m, l) {
+        uint32_t b = (uint32_t)val(x, &in->opd[2], l), c = (uint32_t)val(x, &in->opd[3], l);
+        /* PTX: c packs the clamp value (bits 0-4) and the segment mask (8-12) */
+        uint32_t cval = c & lane_mask, segmask = (c >> 8) & lane_mask;
+        uint32_t maxlane = ((uint32_t)l & segmask) | (cval & ~segmask);
+        uint32_t minlane = (uint32_t)l & segmask;
+        int64_t j;
+        int ok;
+        switch (in->sub) {
+        case SHFL_UP: j = (int64_t)l - (int64_t)(b & lane_mask); ok = j >= (int64_t)maxlane; break;
+        case SHFL_DOWN: j = (int64_t)l + (int64_t)(b & lane_mask); ok = j <= (int64_t)maxlane; break;
+        case SHFL_BFLY: j = (int64_t)((uint32_t)l ^ (b & lane_mask)); ok = j <= (int64_t)maxlane; break;
+        default: j = (int64_t)(minlane | (b & lane_mask & ~segmask)); ok = j <= (int64_t)maxlane; break;
+        }
+        if (!ok || j < 0 || j >= ws) j = l;
+        wreg(x, &in->opd[0], l, src[j]);
+        if (in->opd[5].kind == OPD_PRED) wreg(x, &in->opd[5], l, (uint64_t)ok);
+    }
+}
+
+static void exec_vote(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    LaneMask members = m & (LaneMask)val(x, &in->opd[2], 0);
+    LaneMask yes = 0;
+    FOR_LANES(members, l) if (val(x, &in->opd[1], l)) yes |= 1u << l;
+    uint64_t r;
+    switch (in->sub) {
+    case VOTE_ALL: r = yes == members; break;
+    case VOTE_ANY: r = yes != 0; break;
+    case VOTE_UNI: r = yes == 0 || yes == members; break;
+    default: r = yes; break;
+    }
+    FOR_LANES(m, l) wreg(x, &in->opd[0], l, r);
+}
+
+/* ---- dispatch ---------------------------------------------------------------------- */
+int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
+{
+    X x = { k, w, in, k->warp_size };
+    int ws = x.ws;
+    out->has_mem = 0;
+    TypeKind tk = isa_type_kind((DataType)in->type);
+    int is64 = isa_type_bits((DataType)in->type) == 64;
+    int fenv_old = -1;
+    if (tk == TK_FLOAT && (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP) && in->op != OP_CVT) {
+        fenv_old = fegetround();
+        fesetround(fe_mode(in->rnd));
+    }
+    int rc = 0;
+    switch ((Opcode)in->op) {
+    case OP_MOV:
+        if (in->type == T_PRED) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[1], l)); }
+        else FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[1], l));
+        break;
+    case OP_LD: case OP_ST: rc = exec_ldst(&x, m, out); break;
+    case OP_ATOM: case OP_RED: rc = exec_atom(&x, m, out); break;
+    case OP_CVTA: {
+        uint64_t win = in->space == SP_SHARED ? MEM_SHARED_WINDOW : in->space == SP_LOCAL ? MEM_LOCAL_WINDOW
+                     : in->space == SP_CONST ? MEM_CONST_WINDOW : 0;
+        FOR_LANES(m, l) {
+            uint64_t a = val(&x, &in->opd[1], l);
+            wreg(&x, &in->opd[0], l, (in->flags & IF_TO) ? a - win : a + win);
+        }
+        break;
+    }
+    case OP_CVT: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, cvt_op(&x, l)); break;
+    case OP_SETP:
+        FOR_LANES(m, l) {
+            int t = compare(&x, l);
+            int c = in->boolop ? (int)val(&x, &in->opd[3], l) : 0;
+            wreg(&x, &in->opd[0], l, (uint64_t)combine(t, c, in->boolop));
+            if (in->opd[5].kind == OPD_PRED) wreg(&x, &in->opd[5], l, (uint64_t)combine(!t, c, in->boolop));
+        }
+        break;
+    case OP_SELP:
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[3], l) ? val(&x, &in->opd[1], l) : val(&x, &in->opd[2], l));
+        break;
+    case OP_AND: case OP_OR: case OP_XOR: case OP_NOT:
+        if (in->type == T_PRED) {
+            FOR_LANES(m, l) {
+                uint64_t a = val(&x, &in->opd[1], l), b = in->op == OP_NOT ? 0 : val(&x, &in->opd[2], l);
+                uint64_t r = in->op == OP_AND ? (a & b) : in->op == OP_OR ? (a | b) : in->op == OP_XOR ? (a ^ b) : !a;
+                wreg(&x, &in->opd[0], l, r);
+            }
+            break;
+        }
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
+        break;
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV: case OP_MIN: case OP_MAX:
+    case OP_ABS: case OP_NEG:
+        if (tk == TK_FLOAT) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64)); }
+        else FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
+        break;
+    case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2:
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
+        break;
+    case OP_REM: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
+        break;
+    case OP_VOTE: exec_vote(&x, m); break;
+    case OP_SHFL: exec_shfl(&x, m); break;
+    case OP_ACTIVEMASK: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, m); break;
+    /* control and synchronisation are handled by warp_issue */
+    case OP_BRA: case OP_BAR_SYNC: case OP_BARRIER_SYNC: case OP_BAR_ARRIVE: case OP_BARRIER_ARRIVE:
+    case OP_BAR_WARP_SYNC: case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_COUNT:
+        break;
+    }
+    if (fenv_old >= 0) fesetround(fenv_old);
+    return rc;
+}

@@ -1,0 +1,187 @@
+/* report.c - see report.h. */
+#include "sim/report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "isa/disasm.h"
+
+#ifndef GPUSIM_VERSION
+#define GPUSIM_VERSION "dev"
+#endif
+
+typedef struct Metric {
+    const char *name;       /* Nsight Compute name, or gpusim__... */
+    double value;
+    int is_int;
+    const char *label;      /* for the text report */
+} Metric;
+
+enum { MAX_METRICS = 64 };
+
+static int add(Metric *m, int n, const char *name, double v, int is_int, const char *label)
+{
+    if (n < MAX_METRICS) m[n] = (Metric){ name, v, is_int, label };
+    return n + 1;
+}
+
+/* The one table both reports print. */
+static int collect(const Run *r, Metric *m)
+{
+    const Stats *s = &r->stats;
+    int n = 0;
+    n = add(m, n, "smsp__inst_executed.sum", (double)s->inst, 1, "warp instructions");
+    n = add(m, n, "smsp__thread_inst_executed.sum", (double)s->thread_inst, 1, "thread instructions (active lanes)");
+    n = add(m, n, "smsp__thread_inst_executed_pred_on.sum", (double)s->thread_inst_pred_on, 1, "thread instructions, guard true");
+    n = add(m, n, "gpusim__simd_efficiency.pct", stats_simd_efficiency(s, r->cfg->sm.warp_size), 0, "SIMD efficiency (%)");
+    n = add(m, n, "smsp__sass_inst_executed_op_branch.sum", (double)s->branches, 1, "branch instructions");
+    n = add(m, n, "smsp__sass_branch_targets.sum", (double)s->branch_targets, 1, "branch targets");
+    n = add(m, n, "smsp__sass_branch_targets_threads_uniform.sum", (double)s->branch_uniform, 1, "uniform branches");
+    n = add(m, n, "smsp__sass_branch_targets_threads_divergent.sum", (double)s->branch_divergent, 1, "divergent branches");
+    n = add(m, n, "smsp__inst_executed_op_global_ld.sum", (double)s->mem_inst[SP_GLOBAL][0], 1, "global loads");
+    n = add(m, n, "smsp__inst_executed_op_global_st.sum", (double)s->mem_inst[SP_GLOBAL][1], 1, "global stores");
+    n = add(m, n, "smsp__inst_executed_op_shared_ld.sum", (double)s->mem_inst[SP_SHARED][0], 1, "shared loads");
+    n = add(m, n, "smsp__inst_executed_op_shared_st.sum", (double)s->mem_inst[SP_SHARED][1], 1, "shared stores");
+    n = add(m, n, "smsp__inst_executed_op_local_ld.sum", (double)s->mem_inst[SP_LOCAL][0], 1, "local loads");
+    n = add(m, n, "smsp__inst_executed_op_local_st.sum", (double)s->mem_inst[SP_LOCAL][1], 1, "local stores");
+    n = add(m, n, "smsp__inst_executed_op_ldc.sum", (double)s->mem_inst[SP_CONST][0], 1, "constant loads");
+    n = add(m, n, "gpusim__inst_executed_op_generic_ld.sum", (double)s->mem_inst[SP_NONE][0], 1, "generic loads");
+    n = add(m, n, "gpusim__inst_executed_op_generic_st.sum", (double)s->mem_inst[SP_NONE][1], 1, "generic stores");
+    n = add(m, n, "gpusim__inst_executed_op_param_ld.sum", (double)s->mem_inst[SP_PARAM][0], 1, "parameter loads");
+    n = add(m, n, "smsp__inst_executed_op_global_atom.sum", (double)s->atomics[SP_GLOBAL], 1, "global atomics");
+    n = add(m, n, "smsp__inst_executed_op_shared_atom.sum", (double)s->atomics[SP_SHARED], 1, "shared atomics");
+    n = add(m, n, "smsp__inst_executed_op_barrier.sum", (double)s->barriers, 1, "bar.sync instructions");
+    n = add(m, n, "launch__grid_size", (double)s->ctas_launched, 1, "blocks launched");
+    n = add(m, n, "gpusim__warps_launched.sum", (double)s->warps_launched, 1, "warps launched");
+    n = add(m, n, "gpusim__simt_stack_depth.max", (double)s->simt_max_depth, 1, "deepest SIMT stack");
+    n = add(m, n, "gpusim__div_by_zero.sum", (double)s->div_by_zero, 1, "integer divisions by zero");
+    return n < MAX_METRICS ? n : MAX_METRICS;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else if (*p == '\n') fputs("\\n", out);
+        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+        else fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void print_value(FILE *out, const Metric *m)
+{
+    if (m->is_int) fprintf(out, "%.0f", m->value);
+    else fprintf(out, "%.2f", m->value);
+}
+
+void report_checks(const Run *r, FILE *out)
+{
+    const Program *p = r->prog;
+    for (int i = 0; i < r->nchecks; i++) {
+        const CheckResult *c = &r->checks[i];
+        const char *name = p->buffers[c->buffer].name;
+        if (c->passed)
+            fprintf(out, "  check %-10s PASS  (%" PRIu64 " values, max abs error %.3g)\n", name, c->compared, c->max_abs_err);
+        else
+            fprintf(out, "  check %-10s FAIL  (%" PRIu64 " of %" PRIu64 " values differ)\n%s\n", name, c->mismatches,
+                    c->compared, c->detail);
+    }
+}
+
+void report_text(const Run *r, FILE *out)
+{
+    const Program *p = r->prog;
+    fprintf(out, "gpusim %s: %s on %s (%s)\n", GPUSIM_VERSION, p->filename, r->config_path, r->cfg->gpu.name);
+    fprintf(out, "mode: functional (instruction counts only; the cycle-level timing model is not built yet)\n\n");
+    for (int i = 0; i < p->nlaunches; i++) {
+        const LaunchSpec *l = &p->launches[i];
+        const Entry *e = &p->entries[l->entry];
+        fprintf(out, "launch %d: %s grid=(%u,%u,%u) block=(%u,%u,%u), %d registers/thread, %u B shared/block\n",
+                i + 1, e->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+                e->regs_per_thread, e->shared_bytes);
+    }
+    fputs("\nchecks\n", out);
+    if (!r->nchecks) fputs("  (none: the kernel file has no .check)\n", out);
+    report_checks(r, out);
+    Metric m[MAX_METRICS];
+    int n = collect(r, m);
+    fputs("\ncounters                                   value  metric\n", out);
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "  %-36s ", m[i].label);
+        if (m[i].is_int) fprintf(out, "%12.0f", m[i].value); else fprintf(out, "%12.2f", m[i].value);
+        fprintf(out, "  %s\n", m[i].name);
+    }
+}
+
+void report_json(const Run *r, FILE *out)
+{
+    const Program *p = r->prog;
+    fputs("{\n  \"gpusim\": ", out);
+    json_string(out, GPUSIM_VERSION);
+    fputs(",\n  \"kernel\": ", out);
+    json_string(out, p->filename);
+    fputs(",\n  \"config\": ", out);
+    json_string(out, r->config_path);
+    fputs(",\n  \"gpu\": ", out);
+    json_string(out, r->cfg->gpu.name);
+    fputs(",\n  \"mode\": \"functional\",\n  \"launches\": [", out);
+    for (int i = 0; i < p->nlaunches; i++) {
+        const LaunchSpec *l = &p->launches[i];
+        const Entry *e = &p->entries[l->entry];
+        fprintf(out, "%s\n    {\"entry\": ", i ? "," : "");
+        json_string(out, e->name);
+        fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"registers_per_thread\": %d, "
+                     "\"shared_bytes\": %u}", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+                e->regs_per_thread, e->shared_bytes);
+    }
+    fputs("\n  ],\n  \"checks\": [", out);
+    for (int i = 0; i < r->nchecks; i++) {
+        const CheckResult *c = &r->checks[i];
+        fprintf(out, "%s\n    {\"buffer\": ", i ? "," : "");
+        json_string(out, p->buffers[c->buffer].name);
+        fprintf(out, ", \"passed\": %s, \"compared\": %" PRIu64 ", \"mismatches\": %" PRIu64 ", \"max_abs_error\": %.9g}",
+                c->passed ? "true" : "false", c->compared, c->mismatches, c->max_abs_err);
+    }
+    fputs("\n  ],\n  \"metrics\": {", out);
+    Metric m[MAX_METRICS];
+    int n = collect(r, m);
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "%s\n    ", i ? "," : "");
+        json_string(out, m[i].name);
+        fputs(": ", out);
+        print_value(out, &m[i]);
+    }
+    fputs("\n  }\n}\n", out);
+}
+
+static const char *const fault_kinds[] = {
+    [FAULT_NONE] = "fault", [FAULT_OUT_OF_BOUNDS] = "out-of-bounds access", [FAULT_MISALIGNED] = "misaligned access",
+    [FAULT_BARRIER] = "barrier divergence", [FAULT_DEADLOCK] = "deadlock", [FAULT_WATCHDOG] = "watchdog",
+};
+
+void report_fault(const Run *r, FILE *out)
+{
+    const Program *p = r->prog;
+    const Fault *f = &r->fault;
+    const LaunchSpec *l = &p->launches[f->launch];
+    const Entry *e = &p->entries[l->entry];
+    int col = f->pc < (uint32_t)e->ncode ? (int)e->code[f->pc].col : 0;
+    fprintf(out, "%s:%u:%d: fault (%s): %s\n", p->filename, f->line, col, fault_kinds[f->kind], f->msg);
+    int len;
+    const char *src = program_line(p, (int)f->line, &len);
+    if (len) fprintf(out, "    %.*s\n", len > 200 ? 200 : len, src);
+    fprintf(out, "  in launch %d (%s), block (%u,%u,%u)", f->launch + 1, e->name, f->cta[0], f->cta[1], f->cta[2]);
+    if (f->lane >= 0)
+        fprintf(out, ", thread (%u,%u,%u) (warp %d, lane %d)", f->tid[0], f->tid[1], f->tid[2], f->warp, f->lane);
+    else if (f->warp >= 0)
+        fprintf(out, ", warp %d", f->warp);
+    if (f->pc < (uint32_t)e->ncode) {
+        char text[256];
+        disasm_instr(p, e, &e->code[f->pc], text, sizeof text);
+        fprintf(out, ", pc %u: %s\n", f->pc, text);
+    } else {
+        fputc('\n', out);
+    }
+}

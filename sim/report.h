@@ -1,0 +1,19 @@
+/* report.h - what a finished Run prints: the text report for people, the
+ * JSON report for scripts (Nsight Compute metric names), and fault
+ * messages.  Both reports read the same metric table, so their figures are
+ * equal by construction. */
+#ifndef GPUSIM_REPORT_H
+#define GPUSIM_REPORT_H
+
+#include <stdio.h>
+
+#include "sim/run.h"
+
+void report_text(const Run *r, FILE *out);
+void report_json(const Run *r, FILE *out);
+/* "file:line:col: fault: ..." with the source line, block, thread and pc. */
+void report_fault(const Run *r, FILE *out);
+/* Check results, one line per .check. */
+void report_checks(const Run *r, FILE *out);
+
+#endif

@@ -1,0 +1,71 @@
+/* run.c - see run.h. */
+#include "sim/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/func.h"
+
+/* Default watchdog: this many warp instructions per block is an endless
+ * loop in any kernel of the course. */
+#define DEFAULT_MAX_STEPS 2000000000ull
+
+static int check_launches(const Program *p, const Config *cfg, DiagList *dl)
+{
+    int rc = 0;
+    for (int i = 0; i < p->nlaunches; i++) {
+        const LaunchSpec *l = &p->launches[i];
+        uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+        if (threads > (uint64_t)cfg->sm.max_threads || threads > 1024) {
+            diag_add(dl, p->filename, l->line, l->col, program_line(p, l->line, NULL),
+                     ".launch %s: a block of %llu threads is more than %s allows (%d)", p->entries[l->entry].name,
+                     (unsigned long long)threads, threads > 1024 ? "CUDA" : "the SM", threads > 1024 ? 1024 : cfg->sm.max_threads);
+            rc = -1;
+        }
+    }
+    if (p->nlaunches == 0) {
+        diag_add(dl, p->filename, 0, 0, NULL, "nothing to run: the file has no .launch line");
+        rc = -1;
+    }
+    return rc;
+}
+
+int run_program(Run *r, const Program *p, const Config *cfg, const char *config_path,
+                const RunOptions *o, DiagList *dl)
+{
+    memset(r, 0, sizeof *r);
+    r->prog = p;
+    r->cfg = cfg;
+    r->config_path = config_path;
+    r->opt = *o;
+    if (check_launches(p, cfg, dl) || host_validate_checks(p, dl)) return RUN_BAD_INPUT;
+    if (mem_init(&r->mem, p) || stats_init(&r->stats, p->nlines)) {
+        diag_add(dl, p->filename, 0, 0, NULL, "out of memory for the buffers");
+        return RUN_BAD_INPUT;
+    }
+    if (host_init_buffers(p, &r->mem, dl)) return RUN_BAD_INPUT;
+    uint64_t max_steps = o->max_cycles ? o->max_cycles : DEFAULT_MAX_STEPS;
+    for (int i = 0; i < p->nlaunches; i++) {
+        if (func_run(p, i, &r->mem, &r->stats, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps,
+                     max_steps, &r->fault)) {
+            r->faulted = 1;
+            return RUN_FAULT;
+        }
+    }
+    r->checks = calloc((size_t)(p->nchecks ? p->nchecks : 1), sizeof *r->checks);
+    if (!r->checks) return RUN_BAD_INPUT;
+    for (int i = 0; i < p->nchecks; i++) {
+        if (host_run_check(p, &r->mem, i, &r->checks[i], dl)) return RUN_BAD_INPUT;
+        r->nchecks++;
+        if (!r->checks[i].passed) r->checks_failed++;
+    }
+    return r->checks_failed ? RUN_CHECK_FAILED : RUN_OK;
+}
+
+void run_free(Run *r)
+{
+    mem_free(&r->mem);
+    stats_free(&r->stats);
+    free(r->checks);
+    r->checks = NULL;
+}

@@ -1,0 +1,40 @@
+/* run.h - one run of a kernel file: lay out memory, initialise buffers, run
+ * every .launch in order, then the .checks.  Owns the memory image, the
+ * counters and the fault; report.c reads a finished Run. */
+#ifndef GPUSIM_RUN_H
+#define GPUSIM_RUN_H
+
+#include "isa/diag.h"
+#include "isa/isa.h"
+#include "sim/config.h"
+#include "sim/host.h"
+#include "sim/mem.h"
+#include "sim/stats.h"
+#include "sim/warp.h"
+
+typedef struct RunOptions {
+    int functional;          /* no timing model */
+    uint64_t max_cycles;     /* watchdog; 0 = default */
+} RunOptions;
+
+typedef struct Run {
+    const Program *prog;
+    const Config *cfg;
+    const char *config_path;
+    RunOptions opt;
+    Memory mem;
+    Stats stats;
+    int faulted;
+    Fault fault;
+    CheckResult *checks;
+    int nchecks, checks_failed;
+} Run;
+
+enum { RUN_OK = 0, RUN_CHECK_FAILED = 1, RUN_BAD_INPUT = 2, RUN_FAULT = 3 };
+
+/* Returns RUN_* (the exit code): RUN_BAD_INPUT with Diags in dl. */
+int run_program(Run *r, const Program *p, const Config *cfg, const char *config_path,
+                const RunOptions *o, DiagList *dl);
+void run_free(Run *r);
+
+#endif

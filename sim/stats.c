@@ -1,0 +1,25 @@
+/* stats.c - see stats.h. */
+#include "stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int stats_init(Stats *s, int nlines)
+{
+    memset(s, 0, sizeof *s);
+    s->line = calloc((size_t)nlines + 1, sizeof *s->line);
+    s->nlines = nlines;
+    return s->line ? 0 : -1;
+}
+
+void stats_free(Stats *s)
+{
+    free(s->line);
+    s->line = NULL;
+}
+
+double stats_simd_efficiency(const Stats *s, int warp_size)
+{
+    if (!s->inst || warp_size <= 0) return 0.0;
+    return 100.0 * (double)s->thread_inst / ((double)s->inst * warp_size);
+}

@@ -1,0 +1,41 @@
+/* stats.h - counters of one run, each named after its Nsight Compute metric
+ * where one exists (docs/metrics.md lists them with their definitions).
+ * Owned by the Kernel/Gpu; incremented at issue by warp.c and by the timing
+ * units; read by report.c.  Counters are uint64_t and only ever added to. */
+#ifndef GPUSIM_STATS_H
+#define GPUSIM_STATS_H
+
+#include <stdint.h>
+
+#include "isa/isa.h"
+
+typedef struct LineStats {
+    uint64_t inst;            /* warp instructions issued from this line */
+    uint64_t thread_inst;     /* their active lanes */
+    uint64_t divergent;       /* divergent branch executions */
+} LineStats;
+
+typedef struct Stats {
+    uint64_t inst;                 /* smsp__inst_executed.sum */
+    uint64_t thread_inst;          /* smsp__thread_inst_executed.sum (active lanes) */
+    uint64_t thread_inst_pred_on;  /* smsp__thread_inst_executed_pred_on.sum */
+    uint64_t branches;             /* smsp__sass_inst_executed_op_branch.sum */
+    uint64_t branch_targets;       /* smsp__sass_branch_targets.sum */
+    uint64_t branch_uniform;       /* smsp__sass_branch_targets_threads_uniform.sum */
+    uint64_t branch_divergent;     /* smsp__sass_branch_targets_threads_divergent.sum */
+    uint64_t mem_inst[SP_COUNT][2];/* warp ld (0) / st (1) instructions per space */
+    uint64_t atomics[SP_COUNT];    /* atom/red warp instructions per space */
+    uint64_t barriers;             /* bar.sync warp instructions */
+    uint64_t div_by_zero;          /* lanes that divided by zero (defined result) */
+    uint64_t warps_launched, ctas_launched;
+    uint64_t simt_max_depth;       /* deepest reconvergence stack */
+    LineStats *line;               /* indexed by source line, nlines + 1 */
+    int nlines;
+} Stats;
+
+int stats_init(Stats *s, int nlines);
+void stats_free(Stats *s);
+/* SIMD efficiency in percent: active lanes / (instructions x warp size). */
+double stats_simd_efficiency(const Stats *s, int warp_size);
+
+#endif

@@ -1,0 +1,279 @@
+/* warp.c - kernels, CTAs and warp_issue(), the one place where
+ * architectural state changes (see warp.h). */
+#include "sim/warp.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int popcount(LaneMask m)
+{
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+/* ---- kernel and CTA setup ----------------------------------------------------- */
+int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
+                int warp_size, int nsms, int max_warps_per_sm)
+{
+    memset(k, 0, sizeof *k);
+    k->prog = p;
+    k->spec = &p->launches[li];
+    k->entry = &p->entries[k->spec->entry];
+    k->launch_index = li;
+    k->mem = mem;
+    k->stats = st;
+    k->warp_size = warp_size;
+    k->nsms = nsms;
+    k->max_warps_per_sm = max_warps_per_sm;
+    k->nctas = (uint64_t)k->spec->grid[0] * k->spec->grid[1] * k->spec->grid[2];
+    k->param_bytes = k->entry->param_bytes;
+    k->params = calloc(1, k->param_bytes ? k->param_bytes : 1);
+    if (!k->params) return -1;
+    for (int i = 0; i < k->spec->nargs && i < k->entry->nparams; i++) {
+        const LaunchArg *a = &k->spec->args[i];
+        const Param *pa = &k->entry->params[i];
+        uint64_t v = 0;
+        if (a->kind == ARG_BUFFER) v = mem_region_of_buffer(mem, a->buffer)->base;
+        else if (a->kind == ARG_INT) v = (uint64_t)a->i;
+        else if (pa->type == T_F32) { float f = (float)a->f; uint32_t u; memcpy(&u, &f, 4); v = u; }
+        else memcpy(&v, &a->f, 8);
+        memcpy(k->params + pa->offset, &v, pa->size < 8 ? pa->size : 8);
+    }
+    return 0;
+}
+
+void kernel_free(Kernel *k)
+{
+    free(k->params);
+    k->params = NULL;
+}
+
+int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
+{
+    const uint32_t *g = k->spec->grid, *b = k->spec->block;
+    memset(c, 0, sizeof *c);
+    c->linear = linear;
+    c->id[0] = (uint32_t)(linear % g[0]);
+    c->id[1] = (uint32_t)((linear / g[0]) % g[1]);
+    c->id[2] = (uint32_t)(linear / ((uint64_t)g[0] * g[1]));
+    c->smid = smid;
+    c->nthreads = (int)(b[0] * b[1] * b[2]);
+    int ws = k->warp_size;
+    c->nwarps = (c->nthreads + ws - 1) / ws;
+    c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
+    c->smem_bytes = k->entry->shared_bytes;
+    c->lmem_bytes = k->entry->local_bytes;
+    /* Shared and local memory start zeroed so every run is deterministic
+     * (real hardware leaves them undefined). */
+    c->smem = calloc(1, c->smem_bytes ? c->smem_bytes : 1);
+    c->lmem = calloc((size_t)c->nthreads, c->lmem_bytes ? c->lmem_bytes : 1);
+    if (!c->warps || !c->smem || !c->lmem) return -1;
+    const Entry *e = k->entry;
+    for (int i = 0; i < c->nwarps; i++) {
+        Warp *w = &c->warps[i];
+        w->id = i;
+        w->cta = c;
+        int n = c->nthreads - i * ws;
+        if (n > ws) n = ws;
+        w->valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
+        w->live = w->valid;
+        w->r = calloc((size_t)(e->nregs ? e->nregs : 1) * (size_t)ws, sizeof *w->r);
+        w->p = calloc((size_t)(e->npreds ? e->npreds : 1), sizeof *w->p);
+        if (!w->r || !w->p) return -1;
+        simt_init(&w->simt, 0, w->valid);
+    }
+    c->live_warps = c->nwarps;
+    return 0;
+}
+
+void cta_free(Cta *c)
+{
+    for (int i = 0; c->warps && i < c->nwarps; i++) {
+        free(c->warps[i].r);
+        free(c->warps[i].p);
+        simt_free(&c->warps[i].simt);
+    }
+    free(c->warps);
+    free(c->smem);
+    free(c->lmem);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- faults ----------------------------------------------------------------------- */
+void kernel_fault(Kernel *k, const Warp *w, int lane, FaultKind kind, const char *fmt, ...)
+{
+    Fault *f = &k->fault;
+    if (f->kind != FAULT_NONE) return;      /* keep the first */
+    f->kind = kind;
+    f->launch = k->launch_index;
+    f->warp = w ? w->id : -1;
+    f->lane = lane;
+    if (w) {
+        memcpy(f->cta, w->cta->id, sizeof f->cta);
+        const SimtStack *s = &w->simt;
+        f->pc = s->depth ? s->e[s->depth - 1].pc : 0;
+        f->line = f->pc < (uint32_t)k->entry->ncode ? k->entry->code[f->pc].line : 0;
+        if (lane >= 0) {
+            const uint32_t *b = k->spec->block;
+            uint32_t t = (uint32_t)(w->id * k->warp_size + lane);
+            f->tid[0] = t % b[0];
+            f->tid[1] = (t / b[0]) % b[1];
+            f->tid[2] = t / (b[0] * b[1]);
+        }
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- issue ------------------------------------------------------------------------ */
+static void count(Kernel *k, const Instr *in, LaneMask active, LaneMask exec)
+{
+    Stats *s = k->stats;
+    int n = popcount(active);
+    s->inst++;
+    s->thread_inst += (uint64_t)n;
+    s->thread_inst_pred_on += (uint64_t)popcount(exec);
+    if (in->line <= (uint32_t)s->nlines) {
+        s->line[in->line].inst++;
+        s->line[in->line].thread_inst += (uint64_t)n;
+    }
+    if (in->op == OP_LD || in->op == OP_ST) s->mem_inst[in->space][in->op == OP_ST]++;
+    else if (in->op == OP_ATOM || in->op == OP_RED) s->atomics[in->space]++;
+}
+
+static IssueResult issue_branch(Kernel *k, Warp *w, const Instr *in, uint32_t pc, LaneMask active, LaneMask taken)
+{
+    Stats *s = k->stats;
+    LaneMask not_taken = active & ~taken;
+    uint32_t target = (uint32_t)in->opd[0].imm;
+    s->branches++;
+    if (!taken || !not_taken || target == pc + 1) {
+        s->branch_targets++;
+        s->branch_uniform++;
+        simt_advance(&w->simt, taken ? target : pc + 1);
+    } else {
+        s->branch_targets += 2;
+        s->branch_divergent++;
+        if (in->line <= (uint32_t)s->nlines) s->line[in->line].divergent++;
+        simt_diverge(&w->simt, taken, target, not_taken, pc + 1, in->reconv);
+        if ((uint64_t)w->simt.max_depth > s->simt_max_depth) s->simt_max_depth = (uint64_t)w->simt.max_depth;
+    }
+    return warp_done(w) ? ISSUE_DONE : ISSUE_OK;
+}
+
+static IssueResult issue_exit(Kernel *k, Warp *w, uint32_t pc, LaneMask exec)
+{
+    (void)k;
+    if (!exec) { simt_advance(&w->simt, pc + 1); return ISSUE_OK; }
+    w->live &= ~exec;
+    simt_exit_lanes(&w->simt, exec, pc + 1);
+    if (warp_done(w)) { w->cta->live_warps--; return ISSUE_DONE; }
+    return ISSUE_OK;
+}
+
+IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
+{
+    const Entry *e = k->entry;
+    uint32_t pc = warp_pc(w);
+    LaneMask active = warp_active(w);
+    out->has_mem = 0;
+    if (pc >= (uint32_t)e->ncode)                 /* ran off the end: an implicit ret */
+        return issue_exit(k, w, pc, active);
+    const Instr *in = &e->code[pc];
+    LaneMask exec = active;
+    if (in->guard != REG_NONE) {
+        LaneMask p = w->p[in->guard];
+        exec &= in->guard_neg ? ~p : p;
+    }
+    out->exec = exec;
+    w->issued++;
+    count(k, in, active, exec);
+    switch ((Opcode)in->op) {
+    case OP_BRA:
+        return issue_branch(k, w, in, pc, active, exec);
+    case OP_RET: case OP_EXIT:
+        return issue_exit(k, w, pc, exec);
+    case OP_BAR_SYNC: case OP_BARRIER_SYNC:
+        k->stats->barriers++;
+        if (exec != w->live) {
+            kernel_fault(k, w, -1, FAULT_BARRIER,
+                         "barrier divergence: bar.sync reached by only part of warp %d (active lanes 0x%08x of 0x%08x); "
+                         "every thread of the block must reach the same bar.sync", w->id, exec, w->live);
+            return ISSUE_FAULT;
+        }
+        w->at_barrier = 1;
+        w->barrier_pc = pc;
+        simt_advance(&w->simt, pc + 1);
+        return ISSUE_BARRIER;
+    default:
+        if (exec_instr(k, w, in, exec, out)) return ISSUE_FAULT;
+        simt_advance(&w->simt, pc + 1);
+        return ISSUE_OK;
+    }
+}
+
+/* ---- barriers ----------------------------------------------------------------------- */
+static uint32_t barrier_threads(const Kernel *k, const Warp *w)
+{
+    /* bar.sync a, b: b threads must arrive; without b, the whole block */
+    const Instr *in = &k->entry->code[w->barrier_pc];
+    if (in->nops > 1 && in->opd[1].kind == OPD_IMM) return (uint32_t)in->opd[1].imm;
+    return 0;
+}
+
+/* A barrier fault points at the bar.sync, not at the pc after it. */
+static void blame_barrier(Kernel *k, const Warp *w)
+{
+    k->fault.warp = -1;
+    k->fault.pc = w->barrier_pc;
+    k->fault.line = k->entry->code[w->barrier_pc].line;
+}
+
+int cta_barrier_check(Kernel *k, Cta *c)
+{
+    int waiting = 0, live = 0;
+    const Warp *first = NULL;
+    int same_pc = 1;
+    uint32_t arrived = 0;
+    for (int i = 0; i < c->nwarps; i++) {
+        Warp *w = &c->warps[i];
+        if (warp_done(w)) continue;
+        live++;
+        if (!w->at_barrier) continue;
+        waiting++;
+        arrived += (uint32_t)k->warp_size;
+        if (!first) first = w;
+        else if (w->barrier_pc != first->barrier_pc) same_pc = 0;
+    }
+    if (!waiting || waiting < live) return 0;
+    if (!same_pc) {
+        char list[400];
+        size_t n = 0;
+        for (int i = 0; i < c->nwarps && n < sizeof list - 60; i++) {
+            const Warp *w = &c->warps[i];
+            if (warp_done(w) || !w->at_barrier) continue;
+            n += (size_t)snprintf(list + n, sizeof list - n, "%swarp %d (lanes 0x%08x) at line %u", n ? ", " : "",
+                                  w->id, w->live, k->entry->code[w->barrier_pc].line);
+        }
+        kernel_fault(k, first, -1, FAULT_BARRIER,
+                     "barrier divergence in block (%u,%u,%u): warps wait at different bar.sync instructions: %s",
+                     c->id[0], c->id[1], c->id[2], list);
+        blame_barrier(k, first);
+        return -1;
+    }
+    uint32_t need = barrier_threads(k, first);
+    if (need && arrived < need) {
+        kernel_fault(k, first, -1, FAULT_DEADLOCK,
+                     "deadlock in block (%u,%u,%u): bar.sync waits for %u threads but only %u can arrive",
+                     c->id[0], c->id[1], c->id[2], need, arrived);
+        blame_barrier(k, first);
+        return -1;
+    }
+    for (int i = 0; i < c->nwarps; i++) c->warps[i].at_barrier = 0;
+    return 1;
+}
