@@ -25,11 +25,38 @@ static int add(Metric *m, int n, const char *name, double v, int is_int, const c
     return n + 1;
 }
 
+static uint64_t warp_cycles(const Stats *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < STALL_COUNT; i++) n += s->stall[i];
+    return n;
+}
+
 /* The one table both reports print. */
 static int collect(const Run *r, Metric *m)
 {
     const Stats *s = &r->stats;
+    const Config *c = r->cfg;
     int n = 0;
+    if (!r->opt.functional) {
+        double active_avg = (double)s->sm_active_cycles / c->gpu.num_sms;
+        n = add(m, n, "gpc__cycles_elapsed.max", (double)s->cycles, 1, "cycles");
+        n = add(m, n, "sm__cycles_active.avg", active_avg, 0, "cycles with a block resident, per SM");
+        n = add(m, n, "gpusim__ipc", s->cycles ? (double)s->inst / (double)s->cycles : 0, 0, "IPC (warp instructions/cycle, GPU)");
+        n = add(m, n, "sm__inst_executed.avg.per_cycle_active", s->sm_active_cycles ? (double)s->inst / (double)s->sm_active_cycles : 0, 0,
+                "IPC per active SM");
+        n = add(m, n, "sm__warps_active.avg.pct_of_peak_sustained_active",
+                s->sm_active_cycles ? 100.0 * (double)warp_cycles(s) / ((double)s->sm_active_cycles * c->sm.max_warps) : 0, 0,
+                "achieved occupancy (%)");
+        const Occupancy *o = &r->occ[0];
+        n = add(m, n, "sm__maximum_warps_per_active_cycle_pct", o->theoretical_pct, 0, "theoretical occupancy (%), launch 1");
+        n = add(m, n, "launch__occupancy_limit_blocks", o->limit[OCC_BLOCKS], 1, "blocks/SM allowed by the block limit");
+        n = add(m, n, "launch__occupancy_limit_warps", o->limit[OCC_WARPS], 1, "blocks/SM allowed by warps");
+        n = add(m, n, "launch__occupancy_limit_registers", o->limit[OCC_REGISTERS], 1, "blocks/SM allowed by registers");
+        n = add(m, n, "launch__occupancy_limit_shared_mem", o->limit[OCC_SHARED], 1, "blocks/SM allowed by shared memory");
+        n = add(m, n, "launch__registers_per_thread", o->regs_per_thread, 1, "registers per thread");
+        n = add(m, n, "launch__waves_per_multiprocessor", o->waves, 0, "waves per SM");
+    }
     n = add(m, n, "smsp__inst_executed.sum", (double)s->inst, 1, "warp instructions");
     n = add(m, n, "smsp__thread_inst_executed.sum", (double)s->thread_inst, 1, "thread instructions (active lanes)");
     n = add(m, n, "smsp__thread_inst_executed_pred_on.sum", (double)s->thread_inst_pred_on, 1, "thread instructions, guard true");
@@ -90,11 +117,62 @@ void report_checks(const Run *r, FILE *out)
     }
 }
 
+/* Stalls as a sorted table with bars, then the source lines that cost the
+ * most warp-cycles with their dominant reason. */
+static void report_stalls(const Run *r, FILE *out)
+{
+    const Stats *s = &r->stats;
+    uint64_t total = warp_cycles(s);
+    if (!total) return;
+    int idx[STALL_COUNT];
+    for (int i = 0; i < STALL_COUNT; i++) idx[i] = i;
+    for (int i = 1; i < STALL_COUNT; i++)   /* insertion sort, descending, stable */
+        for (int j = i; j > 0 && s->stall[idx[j]] > s->stall[idx[j - 1]]; j--) { int t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t; }
+    fprintf(out, "\nwarp states (%" PRIu64 " warp-cycles)\n", total);
+    for (int i = 0; i < STALL_COUNT; i++) {
+        uint64_t v = s->stall[idx[i]];
+        if (!v) continue;
+        double pct = 100.0 * (double)v / (double)total;
+        char bar[41];
+        int nb = (int)(pct * 40 / 100 + 0.5);
+        memset(bar, '#', (size_t)nb);
+        bar[nb] = '\0';
+        fprintf(out, "  %-20s %14" PRIu64 " %5.1f%%  %s\n", stall_names[idx[i]], v, pct, bar);
+    }
+    /* hotspots: lines by warp-cycles */
+    const Program *p = r->prog;
+    int top[5] = { -1, -1, -1, -1, -1 };
+    uint64_t topv[5] = { 0 };
+    for (int l = 1; l <= s->nlines; l++) {
+        uint64_t v = 0;
+        for (int k = 0; k < STALL_COUNT; k++) v += s->line[l].stall[k];
+        for (int t = 0; t < 5; t++) {
+            if (v > topv[t]) {
+                memmove(&top[t + 1], &top[t], (size_t)(4 - t) * sizeof top[0]);
+                memmove(&topv[t + 1], &topv[t], (size_t)(4 - t) * sizeof topv[0]);
+                top[t] = l; topv[t] = v;
+                break;
+            }
+        }
+    }
+    fputs("\nhotspots (source lines by warp-cycles)\n", out);
+    for (int t = 0; t < 5 && top[t] > 0; t++) {
+        const LineStats *ls = &s->line[top[t]];
+        int best = 0;
+        for (int k = 1; k < STALL_COUNT; k++) if (ls->stall[k] > ls->stall[best]) best = k;
+        int len;
+        const char *src = program_line(p, top[t], &len);
+        while (len > 0 && (*src == ' ' || *src == '\t')) { src++; len--; }
+        fprintf(out, "  line %-4d %5.1f%%  %-16s %.*s\n", top[t], 100.0 * (double)topv[t] / (double)total,
+                stall_names[best], len > 50 ? 50 : len, src);
+    }
+}
+
 void report_text(const Run *r, FILE *out)
 {
     const Program *p = r->prog;
     fprintf(out, "gpusim %s: %s on %s (%s)\n", GPUSIM_VERSION, p->filename, r->config_path, r->cfg->gpu.name);
-    fprintf(out, "mode: functional (instruction counts only; the cycle-level timing model is not built yet)\n\n");
+    fprintf(out, "mode: %s\n\n", r->opt.functional ? "functional (instruction counts only, no timing)" : "cycle-level timing");
     for (int i = 0; i < p->nlaunches; i++) {
         const LaunchSpec *l = &p->launches[i];
         const Entry *e = &p->entries[l->entry];
@@ -113,6 +191,7 @@ void report_text(const Run *r, FILE *out)
         if (m[i].is_int) fprintf(out, "%12.0f", m[i].value); else fprintf(out, "%12.2f", m[i].value);
         fprintf(out, "  %s\n", m[i].name);
     }
+    if (!r->opt.functional) report_stalls(r, out);
 }
 
 void report_json(const Run *r, FILE *out)
@@ -126,7 +205,7 @@ void report_json(const Run *r, FILE *out)
     json_string(out, r->config_path);
     fputs(",\n  \"gpu\": ", out);
     json_string(out, r->cfg->gpu.name);
-    fputs(",\n  \"mode\": \"functional\",\n  \"launches\": [", out);
+    fprintf(out, ",\n  \"mode\": \"%s\",\n  \"launches\": [", r->opt.functional ? "functional" : "timing");
     for (int i = 0; i < p->nlaunches; i++) {
         const LaunchSpec *l = &p->launches[i];
         const Entry *e = &p->entries[l->entry];
@@ -153,7 +232,17 @@ void report_json(const Run *r, FILE *out)
         fputs(": ", out);
         print_value(out, &m[i]);
     }
-    fputs("\n  }\n}\n", out);
+    fputs("\n  }", out);
+    if (!r->opt.functional) {
+        fputs(",\n  \"stalls\": {", out);
+        for (int i = 0; i < STALL_COUNT; i++) {
+            fprintf(out, "%s\n    ", i ? "," : "");
+            json_string(out, stall_names[i]);
+            fprintf(out, ": %" PRIu64, r->stats.stall[i]);
+        }
+        fputs("\n  }", out);
+    }
+    fputs("\n}\n", out);
 }
 
 static const char *const fault_kinds[] = {

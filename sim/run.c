@@ -5,17 +5,27 @@
 #include <string.h>
 
 #include "sim/func.h"
+#include "sim/gpu.h"
 
 /* Default watchdog: this many warp instructions per block is an endless
  * loop in any kernel of the course. */
 #define DEFAULT_MAX_STEPS 2000000000ull
 
-static int check_launches(const Program *p, const Config *cfg, DiagList *dl)
+static int check_launches(Run *r, const Program *p, const Config *cfg, DiagList *dl)
 {
     int rc = 0;
     for (int i = 0; i < p->nlaunches; i++) {
         const LaunchSpec *l = &p->launches[i];
+        const Entry *e = &p->entries[l->entry];
         uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+        uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+        occupancy_compute(&r->occ[i], cfg, (int)(threads > 1024 ? 1024 : threads), e->regs_per_thread,
+                          e->shared_bytes, nblocks);
+        if (threads <= 1024 && r->occ[i].error[0]) {
+            diag_add(dl, p->filename, l->line, l->col, program_line(p, l->line, NULL),
+                     ".launch %s: %s", e->name, r->occ[i].error);
+            rc = -1;
+        }
         if (threads > (uint64_t)cfg->sm.max_threads || threads > 1024) {
             diag_add(dl, p->filename, l->line, l->col, program_line(p, l->line, NULL),
                      ".launch %s: a block of %llu threads is more than %s allows (%d)", p->entries[l->entry].name,
@@ -38,16 +48,21 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     r->cfg = cfg;
     r->config_path = config_path;
     r->opt = *o;
-    if (check_launches(p, cfg, dl) || host_validate_checks(p, dl)) return RUN_BAD_INPUT;
+    r->occ = calloc((size_t)(p->nlaunches ? p->nlaunches : 1), sizeof *r->occ);
+    if (!r->occ) return RUN_BAD_INPUT;
+    if (check_launches(r, p, cfg, dl) || host_validate_checks(p, dl)) return RUN_BAD_INPUT;
     if (mem_init(&r->mem, p) || stats_init(&r->stats, p->nlines)) {
         diag_add(dl, p->filename, 0, 0, NULL, "out of memory for the buffers");
         return RUN_BAD_INPUT;
     }
     if (host_init_buffers(p, &r->mem, dl)) return RUN_BAD_INPUT;
     uint64_t max_steps = o->max_cycles ? o->max_cycles : DEFAULT_MAX_STEPS;
+    uint64_t now = 0;
     for (int i = 0; i < p->nlaunches; i++) {
-        if (func_run(p, i, &r->mem, &r->stats, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps,
-                     max_steps, &r->fault)) {
+        int bad = o->functional
+            ? func_run(p, i, &r->mem, &r->stats, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps, max_steps, &r->fault)
+            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, &now, o->max_cycles, &r->fault);
+        if (bad) {
             r->faulted = 1;
             return RUN_FAULT;
         }
@@ -67,5 +82,7 @@ void run_free(Run *r)
     mem_free(&r->mem);
     stats_free(&r->stats);
     free(r->checks);
+    free(r->occ);
     r->checks = NULL;
+    r->occ = NULL;
 }

@@ -9,6 +9,7 @@
 #include "sim/config.h"
 #include "sim/host.h"
 #include "sim/mem.h"
+#include "sim/occupancy.h"
 #include "sim/stats.h"
 #include "sim/warp.h"
 
@@ -28,6 +29,7 @@ typedef struct Run {
     Fault fault;
     CheckResult *checks;
     int nchecks, checks_failed;
+    Occupancy *occ;          /* per launch */
 } Run;
 
 enum { RUN_OK = 0, RUN_CHECK_FAILED = 1, RUN_BAD_INPUT = 2, RUN_FAULT = 3 };

@@ -4,6 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define X(e, n) [e] = n,
+const char *const stall_names[STALL_COUNT] = { STALL_REASONS(X) };
+#undef X
+
 int stats_init(Stats *s, int nlines)
 {
     memset(s, 0, sizeof *s);

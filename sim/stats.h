@@ -9,10 +9,26 @@
 
 #include "isa/isa.h"
 
+/* Warp states, one per resident warp per cycle, named as Nsight Compute's
+ * smsp__pcsamp_warps_issue_stalled_* reasons. */
+#define STALL_REASONS(X) \
+    X(STALL_SELECTED, "selected") X(STALL_NOT_SELECTED, "not_selected") X(STALL_WAIT, "wait") \
+    X(STALL_LONG_SCOREBOARD, "long_scoreboard") X(STALL_SHORT_SCOREBOARD, "short_scoreboard") \
+    X(STALL_BARRIER, "barrier") X(STALL_MEMBAR, "membar") X(STALL_MATH_PIPE_THROTTLE, "math_pipe_throttle") \
+    X(STALL_MIO_THROTTLE, "mio_throttle") X(STALL_LG_THROTTLE, "lg_throttle") \
+    X(STALL_NO_INSTRUCTION, "no_instruction") X(STALL_BRANCH_RESOLVING, "branch_resolving") \
+    X(STALL_DISPATCH_STALL, "dispatch_stall") X(STALL_IMC_MISS, "imc_miss") X(STALL_DRAIN, "drain")
+
+#define X(e, n) e,
+typedef enum StallReason { STALL_REASONS(X) STALL_COUNT } StallReason;
+#undef X
+extern const char *const stall_names[STALL_COUNT];
+
 typedef struct LineStats {
     uint64_t inst;            /* warp instructions issued from this line */
     uint64_t thread_inst;     /* their active lanes */
     uint64_t divergent;       /* divergent branch executions */
+    uint64_t stall[STALL_COUNT];  /* warp-cycles spent at this line, by state */
 } LineStats;
 
 typedef struct Stats {
@@ -29,6 +45,11 @@ typedef struct Stats {
     uint64_t div_by_zero;          /* lanes that divided by zero (defined result) */
     uint64_t warps_launched, ctas_launched;
     uint64_t simt_max_depth;       /* deepest reconvergence stack */
+    /* timing model */
+    uint64_t cycles;               /* gpc__cycles_elapsed.max */
+    uint64_t sm_active_cycles;     /* sum over SMs of cycles with a resident block */
+    uint64_t warp_cycles;          /* sum over cycles of resident warps (sm__warps_active.sum) */
+    uint64_t stall[STALL_COUNT];   /* warp-cycles by state; they sum to warp_cycles */
     LineStats *line;               /* indexed by source line, nlines + 1 */
     int nlines;
 } Stats;

@@ -111,6 +111,7 @@ void kernel_fault(Kernel *k, const Warp *w, int lane, FaultKind kind, const char
     f->launch = k->launch_index;
     f->warp = w ? w->id : -1;
     f->lane = lane;
+    f->pc = UINT32_MAX;
     if (w) {
         memcpy(f->cta, w->cta->id, sizeof f->cta);
         const SimtStack *s = &w->simt;

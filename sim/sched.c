@@ -1,0 +1,62 @@
+/* sched.c - warp scheduler policies.  Each returns its warps in the order it
+ * would issue them; the SM issues the first ready ones.  Ties never arise:
+ * every order is a fixed function of slot ages and the last issued warp.
+ *
+ *   lrr        loose round robin: start after the warp issued last.
+ *   gto        greedy then oldest: keep issuing the last warp while it is
+ *              ready, otherwise the oldest ready warp.
+ *   oldest     always the oldest ready warp.
+ *   two_level  only the sched.two_level_active oldest warps not waiting on
+ *              long-latency memory compete, round robin among them.
+ */
+#include <string.h>
+
+#include "sim/sm.h"
+
+void sched_add(Sched *s, int slot) { s->order[s->n++] = slot; }   /* ages increase: stays sorted */
+
+void sched_remove(Sched *s, int slot)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->order[i] == slot) {
+            memmove(&s->order[i], &s->order[i + 1], (size_t)(s->n - i - 1) * sizeof s->order[0]);
+            s->n--;
+            return;
+        }
+}
+
+static int rotate_after(const Sched *s, const int *in, int n, int *out)
+{
+    int start = 0;
+    for (int i = 0; i < n; i++)
+        if (in[i] == s->last) { start = i + 1; break; }
+    for (int i = 0; i < n; i++) out[i] = in[(start + i) % n];
+    return n;
+}
+
+int sched_order(const Sm *sm, int si, int *out)
+{
+    const Sched *s = &sm->sched[si];
+    switch (sm->cfg->sched.policy) {
+    case SCHED_LRR:
+        return rotate_after(s, s->order, s->n, out);
+    case SCHED_GTO: {
+        int n = 0;
+        for (int i = 0; i < s->n; i++) if (s->order[i] == s->last) out[n++] = s->last;
+        for (int i = 0; i < s->n; i++) if (s->order[i] != s->last) out[n++] = s->order[i];
+        return n;
+    }
+    case SCHED_TWO_LEVEL: {
+        int active[WARP_MAX * 64], n = 0;
+        int limit = sm->cfg->sched.two_level_active;
+        for (int i = 0; i < s->n && n < limit; i++) {
+            const SmWarp *w = &sm->slots[s->order[i]];
+            if (w->state != STALL_LONG_SCOREBOARD) active[n++] = s->order[i];
+        }
+        return rotate_after(s, active, n, out);
+    }
+    default:   /* SCHED_OLDEST */
+        memcpy(out, s->order, (size_t)s->n * sizeof *out);
+        return s->n;
+    }
+}

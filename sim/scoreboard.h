@@ -1,0 +1,63 @@
+/* scoreboard.h - register dependencies of each instruction, and the
+ * per-warp scoreboard that holds an instruction back while a register it
+ * reads or writes has a write in flight.
+ *
+ * Knows instruction metadata only: which registers an instruction reads and
+ * writes (precomputed once per entry), never what it computes.  A pending
+ * register records when its value arrives and what kind of producer it
+ * waits on, which names the stall (wait / short_scoreboard /
+ * long_scoreboard).  Checked by the scheduler every cycle; written at issue.
+ */
+#ifndef GPUSIM_SCOREBOARD_H
+#define GPUSIM_SCOREBOARD_H
+
+#include <stdint.h>
+
+#include "isa/isa.h"
+#include "sim/config.h"
+#include "sim/stats.h"
+
+#define SB_NEVER UINT64_MAX          /* pending until an event releases it */
+
+typedef enum PendKind { PEND_FIXED, PEND_SHORT, PEND_LONG } PendKind;
+
+/* Registers are numbered value registers first, then predicates
+ * (nregs + index). */
+typedef struct Deps {
+    uint16_t reg[12];    /* reads, then writes */
+    uint8_t nread, nwrite;
+} Deps;
+
+/* deps[pc] for every instruction of e; NULL if out of memory. */
+Deps *deps_build(const Entry *e);
+
+typedef struct Scoreboard {
+    uint64_t *ready;     /* cycle at which the register's pending value lands */
+    uint8_t *kind;       /* PendKind of that write */
+    int n;
+} Scoreboard;
+
+int scoreboard_init(Scoreboard *s, int nregs);
+void scoreboard_free(Scoreboard *s);
+/* First register of d (reads and writes) still pending at `now`, or -1. */
+static inline int scoreboard_blocking(const Scoreboard *s, const Deps *d, uint64_t now)
+{
+    for (int i = 0; i < d->nread + d->nwrite; i++)
+        if (s->ready[d->reg[i]] > now) return d->reg[i];
+    return -1;
+}
+static inline StallReason scoreboard_reason(const Scoreboard *s, int reg)
+{
+    return s->kind[reg] == PEND_LONG ? STALL_LONG_SCOREBOARD
+         : s->kind[reg] == PEND_SHORT ? STALL_SHORT_SCOREBOARD : STALL_WAIT;
+}
+/* Mark d's writes pending until `ready`. */
+static inline void scoreboard_set(Scoreboard *s, const Deps *d, uint64_t ready, PendKind k)
+{
+    for (int i = d->nread; i < d->nread + d->nwrite; i++) {
+        s->ready[d->reg[i]] = ready;
+        s->kind[d->reg[i]] = (uint8_t)k;
+    }
+}
+
+#endif

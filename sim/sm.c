@@ -1,0 +1,325 @@
+/* sm.c - see sm.h. */
+#include "sim/sm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- setup -------------------------------------------------------------------- */
+int sm_init(Sm *sm, int id, const Config *cfg)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->cfg = cfg;
+    sm->nslots = cfg->sm.max_warps;
+    sm->nctas = cfg->sm.max_blocks;
+    sm->nsched = cfg->sm.schedulers;
+    sm->slots = calloc((size_t)sm->nslots, sizeof *sm->slots);
+    sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
+    sm->sched = calloc((size_t)sm->nsched, sizeof *sm->sched);
+    if (!sm->slots || !sm->ctas || !sm->sched) return -1;
+    for (int i = 0; i < sm->nsched; i++) {
+        sm->sched[i].order = calloc((size_t)sm->nslots, sizeof(int));
+        sm->sched[i].last = -1;
+        if (!sm->sched[i].order) return -1;
+    }
+    int ws = cfg->sm.warp_size;
+    /* a warp instruction occupies a pipe for warp_size / width cycles */
+    int width[PIPE_COUNT] = { cfg->unit.sp_width, cfg->unit.dp_width, cfg->unit.sfu_width, cfg->unit.lsu_width };
+    int groups[PIPE_COUNT] = { cfg->unit.sp_groups, 1, 1, 1 };
+    for (int p = 0; p < PIPE_COUNT; p++) {
+        sm->pipe_groups[p] = groups[p] > 0 ? groups[p] : 1;
+        sm->pipe_ii[p] = width[p] > 0 ? (ws + width[p] - 1) / width[p] : 1;
+        sm->pipe_free[p] = calloc((size_t)sm->pipe_groups[p], sizeof(uint64_t));
+        if (!sm->pipe_free[p]) return -1;
+    }
+    return 0;
+}
+
+void sm_free(Sm *sm)
+{
+    for (int i = 0; sm->slots && i < sm->nslots; i++) scoreboard_free(&sm->slots[i].sb);
+    for (int i = 0; sm->ctas && i < sm->nctas; i++) if (sm->ctas[i].used) cta_free(&sm->ctas[i].cta);
+    for (int i = 0; sm->sched && i < sm->nsched; i++) free(sm->sched[i].order);
+    for (int p = 0; p < PIPE_COUNT; p++) free(sm->pipe_free[p]);
+    free(sm->slots);
+    free(sm->ctas);
+    free(sm->sched);
+    memset(sm, 0, sizeof *sm);
+}
+
+int sm_busy(const Sm *sm) { return sm->blocks_used > 0; }
+
+int sm_can_fit(const Sm *sm, const Occupancy *o)
+{
+    return sm->blocks_used < o->blocks &&
+           sm->warps_used + o->warps_per_block <= sm->nslots &&
+           sm->regs_used + o->regs_per_warp * o->warps_per_block <= sm->cfg->sm.registers &&
+           sm->smem_used + o->smem_per_block <= (uint64_t)sm->cfg->sm.shared_bytes;
+}
+
+/* ---- state accounting --------------------------------------------------------------
+ * A warp's state is charged from `since` to the cycle it changes, to the
+ * source line it was at: every resident warp-cycle lands in exactly one
+ * reason. */
+static void set_state(Timing *t, SmWarp *sw, StallReason r, uint32_t line)
+{
+    if (r == sw->state && line == sw->line) return;
+    uint64_t dt = t->now - sw->since;
+    if (dt) {
+        t->st->stall[sw->state] += dt;
+        if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
+    }
+    sw->state = r;
+    sw->since = t->now;
+    sw->line = line;
+}
+
+/* Charge the open interval up to now without changing state. */
+static void close_state(Timing *t, SmWarp *sw)
+{
+    uint64_t dt = t->now - sw->since;
+    t->st->stall[sw->state] += dt;
+    if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
+    sw->since = t->now;
+}
+
+static uint32_t line_of(const Timing *t, const Warp *w)
+{
+    if (warp_done(w)) return 0;
+    uint32_t pc = warp_pc((Warp *)w);
+    return pc < (uint32_t)t->k->entry->ncode ? t->k->entry->code[pc].line : 0;
+}
+
+int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
+{
+    int ci = 0;
+    while (ci < sm->nctas && sm->ctas[ci].used) ci++;
+    if (ci == sm->nctas) return -1;
+    SmCta *sc = &sm->ctas[ci];
+    memset(sc, 0, sizeof *sc);
+    if (cta_init(t->k, &sc->cta, linear, sm->id)) return -1;
+    sc->used = 1;
+    sc->live_warps = sc->cta.nwarps;
+    sc->start = t->now;
+    const Entry *e = t->k->entry;
+    int slot = 0;
+    for (int i = 0; i < sc->cta.nwarps; i++) {
+        while (sm->slots[slot].resident) slot++;
+        SmWarp *sw = &sm->slots[slot];
+        memset(sw, 0, sizeof *sw);
+        if (scoreboard_init(&sw->sb, e->nregs + e->npreds)) return -1;
+        sw->w = &sc->cta.warps[i];
+        sw->cta = ci;
+        sw->sched = slot % sm->nsched;
+        sw->age = sm->next_age++;
+        sw->fetch_ready = t->now + 1;          /* the first instruction is fetched */
+        sw->state = STALL_NO_INSTRUCTION;
+        sw->since = t->now;
+        sw->line = line_of(t, sw->w);
+        sw->wake = t->now;
+        sw->resident = 1;
+        sched_add(&sm->sched[sw->sched], slot);
+    }
+    if (sm->blocks_used == 0) sm->active_since = t->now;
+    sm->blocks_used++;
+    sm->warps_used += t->occ.warps_per_block;
+    sm->regs_used += t->occ.regs_per_warp * t->occ.warps_per_block;
+    sm->smem_used += t->occ.smem_per_block;
+    t->st->ctas_launched++;
+    t->st->warps_launched += (uint64_t)sc->cta.nwarps;
+    return 0;
+}
+
+static void retire_warp(Sm *sm, Timing *t, int slot)
+{
+    SmWarp *sw = &sm->slots[slot];
+    close_state(t, sw);
+    sw->resident = 0;
+    scoreboard_free(&sw->sb);
+    sched_remove(&sm->sched[sw->sched], slot);
+    SmCta *sc = &sm->ctas[sw->cta];
+    if (--sc->live_warps > 0) return;
+    cta_free(&sc->cta);
+    sc->used = 0;
+    sm->blocks_used--;
+    sm->warps_used -= t->occ.warps_per_block;
+    sm->regs_used -= t->occ.regs_per_warp * t->occ.warps_per_block;
+    sm->smem_used -= t->occ.smem_per_block;
+    if (sm->blocks_used == 0) sm->active_cycles += t->now - sm->active_since;
+}
+
+/* ---- what a warp waits for ------------------------------------------------------- */
+static Pipe pipe_of(const Instr *in)
+{
+    switch ((Unit)in->unit) {
+    case UNIT_ALU: case UNIT_FP32: case UNIT_CTRL: return PIPE_SP;
+    case UNIT_FP64: return PIPE_DP;
+    case UNIT_SFU: return PIPE_SFU;
+    case UNIT_LSU: return PIPE_LSU;
+    default: return PIPE_NONE;
+    }
+}
+
+/* Result latency and the kind of wait it causes. */
+static uint64_t latency(const Config *c, const Instr *in, int space, PendKind *kind)
+{
+    *kind = PEND_FIXED;
+    switch ((Unit)in->unit) {
+    case UNIT_ALU:
+        return (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_DIV || in->op == OP_REM)
+               ? (uint64_t)c->lat.imul : (uint64_t)c->lat.alu;
+    case UNIT_FP32: return (uint64_t)c->lat.fma;
+    case UNIT_FP64: return (uint64_t)c->lat.dp;
+    case UNIT_SFU: *kind = PEND_SHORT; return (uint64_t)c->lat.sfu;
+    case UNIT_LSU:
+        if (in->op == OP_SHFL || space == SP_SHARED) { *kind = PEND_SHORT; return (uint64_t)c->lat.shared; }
+        if (space == SP_CONST || space == SP_PARAM) return (uint64_t)c->lat.constant;
+        *kind = PEND_LONG;
+        return (uint64_t)c->lat.global_fixed;
+    default: return 1;
+    }
+}
+
+typedef struct Verdict {
+    StallReason reason;      /* STALL_SELECTED: ready to issue */
+    uint64_t until;          /* when to look again */
+    Pipe pipe;
+    int group;
+} Verdict;
+
+static Verdict evaluate(const Sm *sm, const Timing *t, const SmWarp *sw)
+{
+    Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0 };
+    const Warp *w = sw->w;
+    uint64_t now = t->now;
+    if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->mem_done; return v; }
+    if (w->at_barrier) { v.reason = STALL_BARRIER; v.until = SM_NEVER; return v; }
+    if (sw->fetch_ready > now) {
+        v.reason = sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
+        v.until = sw->fetch_ready;
+        return v;
+    }
+    uint32_t pc = warp_pc((Warp *)w);
+    const Entry *e = t->k->entry;
+    if (pc >= (uint32_t)e->ncode) return v;
+    const Instr *in = &e->code[pc];
+    int r = scoreboard_blocking(&sw->sb, &t->deps[pc], now);
+    if (r >= 0) { v.reason = scoreboard_reason(&sw->sb, r); v.until = sw->sb.ready[r]; return v; }
+    if ((in->op == OP_MEMBAR || in->op == OP_FENCE) && sw->mem_done > now) {
+        v.reason = STALL_MEMBAR;
+        v.until = sw->mem_done;
+        return v;
+    }
+    v.pipe = pipe_of(in);
+    if (v.pipe == PIPE_NONE) return v;
+    uint64_t soonest = SM_NEVER;
+    for (int g = 0; g < sm->pipe_groups[v.pipe]; g++) {
+        uint64_t f = sm->pipe_free[v.pipe][g];
+        if (f <= now) { v.group = g; return v; }
+        if (f < soonest) soonest = f;
+    }
+    v.reason = v.pipe != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE
+             : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
+    v.until = soonest;
+    return v;
+}
+
+/* ---- issue ------------------------------------------------------------------------- */
+static void wake_cta(Sm *sm, int cta, uint64_t when)
+{
+    for (int s = 0; s < sm->nslots; s++)
+        if (sm->slots[s].resident && sm->slots[s].cta == cta && sm->slots[s].wake > when) sm->slots[s].wake = when;
+}
+
+static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
+{
+    SmWarp *sw = &sm->slots[slot];
+    Warp *w = sw->w;
+    const Entry *e = t->k->entry;
+    const Config *c = sm->cfg;
+    uint64_t now = t->now;
+    uint32_t pc = warp_pc(w);
+    set_state(t, sw, STALL_SELECTED, line_of(t, w));
+    t->k->clock = now;
+    ExecOut out;
+    IssueResult r = warp_issue(t->k, w, &out);
+    if (r == ISSUE_FAULT) { t->faulted = 1; return; }
+    if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + (uint64_t)sm->pipe_ii[v->pipe];
+    if (pc < (uint32_t)e->ncode) {
+        const Instr *in = &e->code[pc];
+        PendKind kind;
+        uint64_t lat = latency(c, in, out.has_mem ? out.mem.space : in->space, &kind);
+        if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
+        if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
+    }
+    sw->wake = now + 1;
+    Cta *cta = &sm->ctas[sw->cta].cta;
+    if (r == ISSUE_DONE) {
+        sw->finishing = 1;
+    } else {
+        /* a control transfer refetches from the new pc */
+        uint32_t npc = warp_pc(w);
+        sw->after_branch = npc != pc + 1;
+        sw->fetch_ready = now + (sw->after_branch ? (uint64_t)c->lat.branch : 1);
+    }
+    if (r == ISSUE_BARRIER || r == ISSUE_DONE) {
+        int rc = cta_barrier_check(t->k, cta);
+        if (rc < 0) { t->faulted = 1; return; }
+        if (rc > 0) wake_cta(sm, sw->cta, now + 1);
+    }
+}
+
+uint64_t sm_cycle(Sm *sm, Timing *t)
+{
+    if (!sm->blocks_used) return SM_NEVER;
+    uint64_t now = t->now, next = SM_NEVER;
+    int order[WARP_MAX * 64];
+    for (int s = 0; s < sm->nsched && !t->faulted; s++) {
+        Sched *sc = &sm->sched[s];
+        int n = sched_order(sm, s, order);
+        int issued = 0;
+        /* the policy's candidates first: the first ready ones issue */
+        for (int i = 0; i < n && !t->faulted; i++) {
+            SmWarp *sw = &sm->slots[order[i]];
+            if (!sw->resident || sw->wake > now) continue;
+            Verdict v = evaluate(sm, t, sw);
+            if (v.reason == STALL_SELECTED && issued < sm->cfg->sm.issue_per_scheduler) {
+                issue(sm, t, order[i], &v);
+                sc->last = order[i];
+                issued++;
+                continue;
+            }
+            if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
+            set_state(t, sw, v.reason, line_of(t, sw->w));
+            sw->wake = v.until;
+        }
+        /* warps outside the policy's candidate set (two-level) */
+        for (int i = 0; i < sc->n && !t->faulted; i++) {
+            SmWarp *sw = &sm->slots[sc->order[i]];
+            if (!sw->resident || sw->wake > now) continue;
+            Verdict v = evaluate(sm, t, sw);
+            if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
+            set_state(t, sw, v.reason, line_of(t, sw->w));
+            sw->wake = v.until;
+        }
+    }
+    /* retire warps that finished and drained */
+    for (int s = 0; s < sm->nslots; s++) {
+        SmWarp *sw = &sm->slots[s];
+        if (!sw->resident) continue;
+        if (sw->finishing && sw->wake <= now && sw->mem_done <= now) {
+            set_state(t, sw, STALL_DRAIN, sw->line);
+            retire_warp(sm, t, s);
+            continue;
+        }
+        if (sw->wake < next) next = sw->wake;
+    }
+    return next;
+}
+
+void sm_flush(Sm *sm, Timing *t)
+{
+    for (int s = 0; s < sm->nslots; s++)
+        if (sm->slots[s].resident) close_state(t, &sm->slots[s]);
+    if (sm->blocks_used) { sm->active_cycles += t->now - sm->active_since; sm->active_since = t->now; }
+}

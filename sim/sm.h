@@ -1,0 +1,101 @@
+/* sm.h - a streaming multiprocessor: resident blocks and warp slots, warp
+ * schedulers, functional-unit pipes and per-warp scoreboards.
+ *
+ * Each cycle (sm_cycle) every scheduler looks at its warps in policy order,
+ * explains each warp's state (issued, or a stall reason), and issues up to
+ * issue_per_scheduler ready warps through warp_issue(); switching warps
+ * costs nothing.  A warp's state is recorded only when it changes, so the
+ * cycles a warp spends in one state cost nothing to account for, and the
+ * GPU can skip cycles in which nothing can happen.
+ */
+#ifndef GPUSIM_SM_H
+#define GPUSIM_SM_H
+
+#include <stdint.h>
+
+#include "sim/config.h"
+#include "sim/occupancy.h"
+#include "sim/scoreboard.h"
+#include "sim/stats.h"
+#include "sim/warp.h"
+
+#define SM_NEVER UINT64_MAX
+
+/* Functional-unit pipes an instruction occupies. */
+typedef enum Pipe { PIPE_SP, PIPE_DP, PIPE_SFU, PIPE_LSU, PIPE_NONE, PIPE_COUNT = PIPE_NONE } Pipe;
+
+typedef struct SmWarp {
+    Warp *w;                 /* functional state, inside its Cta */
+    int cta;                 /* index into Sm.ctas */
+    int sched;               /* scheduler: slot % schedulers */
+    uint64_t age;            /* dispatch order, for GTO and oldest-first */
+    Scoreboard sb;
+    uint64_t fetch_ready;    /* cycle the instruction at pc is decoded */
+    int after_branch;        /* waiting for a branch target: branch_resolving */
+    uint64_t mem_done;       /* completion of its last memory access (membar, drain) */
+    uint64_t wake;           /* nothing to evaluate before this cycle */
+    int finishing;           /* exited, draining outstanding memory */
+    StallReason state;       /* current state and since when */
+    uint64_t since;
+    uint32_t line;           /* source line the state is charged to */
+    int resident;
+} SmWarp;
+
+typedef struct SmCta {
+    Cta cta;
+    int used;
+    int first_slot;
+    int live_warps;
+    uint64_t start;
+} SmCta;
+
+typedef struct Sched {
+    int *order;              /* this scheduler's slots by age */
+    int n;
+    int last;                /* slot issued last (LRR, GTO) */
+} Sched;
+
+typedef struct Sm {
+    int id;
+    const Config *cfg;
+    SmWarp *slots; int nslots;
+    SmCta *ctas; int nctas;
+    Sched *sched; int nsched;
+    int warps_used, regs_used, blocks_used;
+    uint32_t smem_used;
+    uint64_t *pipe_free[PIPE_COUNT];   /* per group: cycle it accepts an instruction */
+    int pipe_groups[PIPE_COUNT];
+    int pipe_ii[PIPE_COUNT];           /* initiation interval: warp_size / width */
+    uint64_t next_age;
+    uint64_t active_since;             /* for sm__cycles_active */
+    uint64_t active_cycles;
+} Sm;
+
+/* Everything a running launch shares across SMs. */
+typedef struct Timing {
+    Kernel *k;
+    const Deps *deps;
+    Occupancy occ;
+    Stats *st;
+    uint64_t now;
+    int faulted;
+} Timing;
+
+int sm_init(Sm *sm, int id, const Config *cfg);
+void sm_free(Sm *sm);
+int sm_can_fit(const Sm *sm, const Occupancy *o);
+int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear);
+/* One cycle; returns the earliest cycle anything on this SM can change
+ * (SM_NEVER if it is empty).  Sets t->faulted on a fault. */
+uint64_t sm_cycle(Sm *sm, Timing *t);
+int sm_busy(const Sm *sm);
+/* Close every open state interval at `now` (end of a launch). */
+void sm_flush(Sm *sm, Timing *t);
+
+/* Scheduler policy (sched.c): fill out[] with sched s's warps in the order
+ * the policy considers them this cycle; returns the count. */
+int sched_order(const Sm *sm, int s, int *out);
+void sched_add(Sched *s, int slot);
+void sched_remove(Sched *s, int slot);
+
+#endif
