@@ -1,0 +1,188 @@
+/* config.h - the architecture description: every size, width, latency and
+ * policy the simulator reads, in one struct the caller owns.
+ *
+ * One const table in config.c (one row per key "section.key": type, field
+ * offset, default, range, power-of-two and byte-size flags, unit, help)
+ * drives everything: defaults, .ini parsing, --set overrides, validation,
+ * the config echo in reports, config_dump and docs/config.md.  Defaults are
+ * the NVIDIA GeForce GTX 480 (Fermi GF100); configs/fermi.ini cites sources.
+ *
+ * Runs once, before simulation: load defaults, then a file, then each
+ * --set, then config_validate for the cross-field rules.  Nothing here
+ * prints errors; they are appended to a DiagList.  No globals.
+ */
+#ifndef GPUSIM_CONFIG_H
+#define GPUSIM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "isa/diag.h"
+
+/* Each enum is listed once, as an X-macro, so the C enum and the names the
+ * .ini accepts can never drift apart. */
+#define CONFIG_SCHED_POLICIES(X) \
+    X(SCHED_LRR, "lrr")          \
+    X(SCHED_GTO, "gto")          \
+    X(SCHED_OLDEST, "oldest")    \
+    X(SCHED_TWO_LEVEL, "two_level")
+#define CONFIG_WRITE_POLICIES(X)          \
+    X(CACHE_WRITE_THROUGH, "write_through") \
+    X(CACHE_WRITE_BACK, "write_back")
+#define CONFIG_DRAM_SCHEDS(X)   \
+    X(DRAM_FR_FCFS, "fr_fcfs")  \
+    X(DRAM_FCFS, "fcfs")
+
+#define CONFIG_ENUM_CONST(e, s) e,
+enum SchedPolicy { CONFIG_SCHED_POLICIES(CONFIG_ENUM_CONST) };
+enum CacheWritePolicy { CONFIG_WRITE_POLICIES(CONFIG_ENUM_CONST) };
+enum DramSched { CONFIG_DRAM_SCHEDS(CONFIG_ENUM_CONST) };
+#undef CONFIG_ENUM_CONST
+
+enum {
+    CONFIG_STRING_MAX = 64,     /* string values, including the NUL */
+    CONFIG_MAX_KEYS = 128,      /* origin slots; a test checks the table fits */
+    CONFIG_MAX_SOURCES = 8,     /* distinct file names remembered for errors */
+    CONFIG_SOURCE_CHARS = 128
+};
+
+/* Where a key got its value: source 0 is the built-in default. */
+typedef struct ConfigOrigin {
+    int source;        /* index into ConfigOrigins.source */
+    int load;          /* which config_load_* call; detects keys set twice */
+    int line, col;     /* 1-based in a file; line 0 for --set */
+    unsigned seq;      /* global set order: validate blames the latest key */
+} ConfigOrigin;
+
+typedef struct ConfigOrigins {
+    int n_sources, n_loads;
+    unsigned seq;
+    char source[CONFIG_MAX_SOURCES][CONFIG_SOURCE_CHARS];
+    ConfigOrigin key[CONFIG_MAX_KEYS];   /* indexed like the key table */
+} ConfigOrigins;
+
+/* Cycles are SM (shader) clock cycles unless the key says DRAM cycles. */
+typedef struct Config {
+    struct {
+        char name[CONFIG_STRING_MAX];
+        int num_sms;
+        double core_clock_mhz;    /* SM clock; one simulated cycle */
+        double mem_clock_mhz;     /* DRAM command clock */
+    } gpu;
+    struct {
+        int warp_size, lanes, schedulers, issue_per_scheduler;
+        int max_threads, max_blocks, max_warps;
+        int registers, reg_alloc_unit, max_regs_per_thread;
+        int64_t shared_bytes;
+        int shared_alloc_unit;
+        int ibuffer_depth, fetch_width;
+    } sm;
+    struct {
+        int policy;               /* enum SchedPolicy */
+        int two_level_active;
+    } sched;
+    struct {
+        int sp_groups, sp_width, sfu_width, lsu_width, dp_width;
+    } unit;
+    struct {
+        int alu, imul, fma, dp, sfu, shared, global_fixed, constant, branch;
+    } lat;
+    struct {
+        int banks, bank_bytes;
+    } smem;
+    struct {
+        bool enabled;
+        int64_t size_bytes;
+        int line_bytes, sector_bytes, assoc, hit_lat, mshrs;
+        int write_policy;         /* enum CacheWritePolicy */
+        bool alloc_on_write;
+    } l1;
+    struct {
+        int64_t size_bytes;       /* all slices together */
+        int line_bytes, sector_bytes, assoc, slices, hit_lat, mshrs;
+        int write_policy;         /* enum CacheWritePolicy */
+        bool alloc_on_write;
+    } l2;
+    struct {
+        int64_t size_bytes;
+        int line_bytes, assoc, hit_lat;
+    } cc;
+    struct {
+        int latency, flit_bytes, queue_depth;
+    } icnt;
+    struct {
+        int channels, bus_bits, burst_length, banks, bank_groups;
+        int row_bytes, interleave_bytes;
+        int tCL, tRCD, tRP, tRAS, tRC, tWL, tWR, tCCD, tCCDL, tRRD, tWTR;
+        int queue_depth;
+        int sched;                /* enum DramSched */
+        bool addr_xor;
+    } dram;
+    ConfigOrigins origin;         /* last member: compare values up to here */
+} Config;
+
+/* One row of the key table, for reports that walk every key. */
+typedef enum ConfigType {
+    CFG_INT,      /* int field */
+    CFG_INT64,    /* int64_t field */
+    CFG_BOOL,     /* bool field */
+    CFG_DOUBLE,   /* double field */
+    CFG_ENUM,     /* int field holding one of enum_names */
+    CFG_STRING    /* char[size] field */
+} ConfigType;
+
+enum {
+    CFG_POW2 = 1u << 0,   /* value must be a power of two */
+    CFG_BYTES = 1u << 1   /* accepts K/KiB/M/MiB/G/GiB suffixes */
+};
+
+typedef struct ConfigKey {
+    const char *name;                 /* first member: suggest_best walks it */
+    ConfigType type;
+    size_t offset, size;              /* field in Config */
+    int64_t def_int;                  /* INT, INT64, BOOL, ENUM */
+    double def_dbl;                   /* DOUBLE */
+    const char *def_str;              /* STRING */
+    double min, max;                  /* numeric range, inclusive */
+    const char *const *enum_names;    /* ENUM: NULL-terminated */
+    unsigned flags;                   /* CFG_POW2 | CFG_BYTES */
+    const char *unit;
+    const char *help;
+} ConfigKey;
+
+void config_defaults(Config *c);
+
+/* Both return 0 if every line was good, -1 if any Diag was added.  All bad
+ * lines are reported; good lines are still applied. */
+int config_load_file(Config *c, const char *path, DiagList *dl);
+int config_load_string(Config *c, const char *filename, const char *text,
+                       size_t len, DiagList *dl);
+
+/* One --set override, "l1.assoc=4".  Errors name file "--set". */
+int config_set(Config *c, const char *assignment, DiagList *dl);
+
+/* Ranges again plus the cross-field rules; call after all loads and sets.
+ * Each error is placed where the most recently set key of the rule was set. */
+int config_validate(const Config *c, DiagList *dl);
+
+/* The effective config as an .ini that reloads to an equal Config. */
+void config_dump(const Config *c, FILE *out);
+/* docs/config.md. */
+void config_doc(FILE *out);
+
+/* Same values in every key (origins ignored). */
+bool config_equal(const Config *a, const Config *b);
+
+/* Key table access, for the config echo in reports. */
+int config_key_count(void);
+const ConfigKey *config_key_at(int i);
+int config_key_find(const char *name);          /* index, or -1 */
+
+/* A key's value as text ("16KiB", "gto", "true", "GTX 480"); NULL if the
+ * key is unknown.  buf should hold at least CONFIG_STRING_MAX + 2 bytes. */
+const char *config_get_string(const Config *c, const char *key, char *buf, size_t n);
+const char *config_format_value(const Config *c, int key_index, char *buf, size_t n);
+
+#endif
