@@ -150,12 +150,19 @@ static void ref_matmul(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
 {
     (void)chk;
     int64_t M = num(&a[2]), N = num(&a[3]), K = num(&a[4]);
+    /* convert once: the triple loop then runs on plain doubles */
+    double *A = malloc((size_t)(M * K) * sizeof *A), *B = malloc((size_t)(K * N) * sizeof *B);
+    if (!A || !B) { free(A); free(B); return; }
+    for (int64_t i = 0; i < M * K; i++) A[i] = at(&a[0], i);
+    for (int64_t i = 0; i < K * N; i++) B[i] = at(&a[1], i);
     for (int64_t r = 0; r < M; r++)
         for (int64_t c = 0; c < N; c++) {
             double s = 0;
-            for (int64_t k = 0; k < K; k++) s += at(&a[0], r * K + k) * at(&a[1], k * N + c);
+            for (int64_t k = 0; k < K; k++) s += A[r * K + k] * B[k * N + c];
             if ((uint64_t)(r * N + c) < n) out[r * N + c] = s;
         }
+    free(A);
+    free(B);
 }
 
 static void ref_conv1d(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
@@ -237,6 +244,13 @@ static void ref_gray(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
     }
 }
 
+/* affine(in, a, b): a and b may be integers or floats. */
+static void ref_affine(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    for (uint64_t i = 0; i < n; i++) out[i] = a[1].num * at(&a[0], (int64_t)i) + a[2].num;
+}
+
 typedef struct Ref {
     const char *name;
     const char *args;     /* B = buffer, I = integer */
@@ -257,6 +271,7 @@ static const Ref refs[] = {
     { "histogram", "BII", ref_histogram, "histogram(in, n, bins): out[b] = number of i < n with in[i] mod bins = b" },
     { "scan", "BI", ref_scan, "scan(in, n): out[i] = in[0] + ... + in[i] (inclusive prefix sum)" },
     { "gray", "BII", ref_gray, "gray(rgb, h, w): out[i] = 0.21 r + 0.71 g + 0.07 b of pixel i (rgb interleaved)" },
+    { "affine", "BII", ref_affine, "affine(in, a, b): out[i] = a*in[i] + b (a, b numbers)" },
 };
 enum { NREFS = sizeof refs / sizeof refs[0] };
 
