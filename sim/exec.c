@@ -463,8 +463,59 @@ static uint64_t load_elem(const uint8_t *p, DataType t)
     return isa_type_kind(t) == TK_SINT ? (uint64_t)sx(v, bytes * 8) : v;
 }
 
+/* Scalar 4- and 8-byte loads and stores to global or shared memory, the
+ * bulk of every kernel: one bounds check per lane against a cached region,
+ * no per-lane dispatch.  Returns 0 if not applicable (the general path
+ * below then runs and reports any fault). */
+static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    int is_st = in->op == OP_ST;
+    const Operand *mo = &in->opd[is_st ? 0 : 1], *ro = &in->opd[is_st ? 1 : 0];
+    int bytes = isa_type_bits((DataType)in->type) / 8;
+    if (in->vec != 1 || (bytes != 4 && bytes != 8) || ro->kind != OPD_REG || isa_type_kind((DataType)in->type) == TK_SINT ||
+        (in->space != SP_GLOBAL && in->space != SP_SHARED))
+        return 0;
+    uint64_t addr[WARP_MAX];
+    uint8_t *ptr[WARP_MAX];
+    const Region *reg = NULL;
+    Cta *c = x->w->cta;
+    for (int l = 0; l < ws; l++) {
+        if (!((m >> l) & 1u)) continue;
+        uint64_t a = address(x, mo, l);
+        if (a % (uint64_t)bytes) return 0;
+        if (in->space == SP_SHARED) {
+            if (a + (uint64_t)bytes > c->smem_bytes) return 0;
+            ptr[l] = c->smem + a;
+        } else {
+            if (!reg || a < reg->base || a + (uint64_t)bytes > reg->base + reg->size) {
+                reg = mem_find(x->k->mem, a, (uint64_t)bytes);
+                if (!reg) return 0;
+            }
+            ptr[l] = reg->data + (a - reg->base);
+        }
+        addr[l] = a;
+    }
+    uint64_t *r = &x->w->r[(size_t)ro->r[0] * (size_t)ws];
+    for (int l = 0; l < ws; l++) {
+        if (!((m >> l) & 1u)) continue;
+        out->mem.addr[l] = addr[l];
+        if (is_st) memcpy(ptr[l], &r[l], (size_t)bytes);
+        else { uint64_t v = 0; memcpy(&v, ptr[l], (size_t)bytes); r[l] = v; }
+    }
+    out->has_mem = 1;
+    out->mem.is_store = (uint8_t)is_st;
+    out->mem.is_atomic = 0;
+    out->mem.bytes = (uint8_t)bytes;
+    out->mem.mask = m;
+    out->mem.space = in->space;
+    return 1;
+}
+
 static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
 {
+    if (fast_ldst(x, m, out)) return 0;
     const Instr *in = x->in;
     int ws = x->ws;
     int is_st = in->op == OP_ST;
@@ -615,12 +666,170 @@ static void exec_vote(const X *x, LaneMask m)
     FOR_LANES(m, l) wreg(x, &in->opd[0], l, r);
 }
 
+/* ---- fast paths ---------------------------------------------------------------------
+ * The common instructions of real kernels, on whole register rows: the
+ * operation is chosen once per warp instruction, and the lane loop is a
+ * plain loop over arrays the compiler can vectorise.  Anything unusual
+ * (rounding modes, .ftz/.sat, 8/16-bit types) falls back to the per-lane
+ * code above, which defines the semantics; tests compare both. */
+static const uint64_t *row(const X *x, const Operand *o, uint64_t *tmp)
+{
+    int ws = x->ws;
+    if (o->kind == OPD_REG) return &x->w->r[(size_t)o->r[0] * (size_t)ws];
+    if (o->kind == OPD_IMM) { for (int l = 0; l < ws; l++) tmp[l] = (uint64_t)o->imm; return tmp; }
+    for (int l = 0; l < ws; l++) tmp[l] = val(x, o, l);
+    return tmp;
+}
+
+#define ROWOP(expr) do { \
+        if (m == full) { for (int l = 0; l < ws; l++) d[l] = (expr) & wm; } \
+        else { for (int l = 0; l < ws; l++) if ((m >> l) & 1u) d[l] = (expr) & wm; } \
+    } while (0)
+
+static int cmp_holds(int cmp, int lt, int eq, int gt)
+{
+    switch (cmp) {
+    case CMP_EQ: return eq;
+    case CMP_NE: return !eq;
+    case CMP_LT: case CMP_LO: return lt;
+    case CMP_LE: case CMP_LS: return lt || eq;
+    case CMP_GT: case CMP_HI: return gt;
+    case CMP_GE: case CMP_HS: return gt || eq;
+    default: return -1;
+    }
+}
+
+static int fast_setp(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws, bits = isa_type_bits((DataType)in->type);
+    TypeKind k = isa_type_kind((DataType)in->type);
+    if (in->flags || in->cmp > CMP_HS || (bits != 32 && bits != 64)) return 0;
+    uint64_t ta[WARP_MAX], tb[WARP_MAX];
+    const uint64_t *a = row(x, &in->opd[1], ta), *b = row(x, &in->opd[2], tb);
+    LaneMask r = 0;
+    int sgn = k == TK_SINT && in->cmp < CMP_LO;
+    for (int l = 0; l < ws; l++) {
+        int lt, eq, gt;
+        if (k == TK_FLOAT) {
+            double fa = bits == 32 ? f32(a[l]) : f64(a[l]), fb = bits == 32 ? f32(b[l]) : f64(b[l]);
+            if (isnan(fa) || isnan(fb)) continue;     /* ordered comparisons are false */
+            lt = fa < fb; eq = fa == fb; gt = fa > fb;
+        } else if (sgn) {
+            int64_t sa = sx(a[l], bits), sb = sx(b[l], bits);
+            lt = sa < sb; eq = sa == sb; gt = sa > sb;
+        } else {
+            uint64_t ua = zx(a[l], bits), ub = zx(b[l], bits);
+            lt = ua < ub; eq = ua == ub; gt = ua > ub;
+        }
+        r |= (LaneMask)cmp_holds(in->cmp, lt, eq, gt) << l;
+    }
+    LaneMask c = 0;
+    if (in->boolop) {
+        const Operand *co = &in->opd[3];
+        c = x->w->p[co->r[0]] ^ (co->neg ? ~0u : 0u);
+    }
+    LaneMask p = in->boolop == BOOL_AND ? (r & c) : in->boolop == BOOL_OR ? (r | c) : in->boolop == BOOL_XOR ? (r ^ c) : r;
+    LaneMask *dp = &x->w->p[in->opd[0].r[0]];
+    *dp = (*dp & ~m) | (p & m);
+    if (in->opd[5].kind == OPD_PRED) {
+        LaneMask nr = ~r;
+        LaneMask q = in->boolop == BOOL_AND ? (nr & c) : in->boolop == BOOL_OR ? (nr | c) : in->boolop == BOOL_XOR ? (nr ^ c) : nr;
+        LaneMask *dq = &x->w->p[in->opd[5].r[0]];
+        *dq = (*dq & ~m) | (q & m);
+    }
+    return 1;
+}
+
+/* 1 if handled. */
+static int exec_fast(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    if (in->op == OP_SETP) return fast_setp(x, m);
+    const Operand *od = &in->opd[0];
+    if (od->kind != OPD_REG) return 0;
+    DataType t = (DataType)in->type;
+    int bits = isa_type_bits(t);
+    TypeKind k = isa_type_kind(t);
+    if ((bits != 32 && bits != 64) || (in->flags & ~(unsigned)IF_APPROX) || (in->rnd && in->rnd != RND_RN)) return 0;
+    uint64_t *d = &x->w->r[(size_t)od->r[0] * (size_t)ws];
+    int dbits = x->k->entry->regs[od->r[0]].bits;
+    uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
+    LaneMask full = ws == 32 ? 0xffffffffu : (1u << ws) - 1;
+    uint64_t ta[WARP_MAX], tb[WARP_MAX], tc[WARP_MAX];
+    const uint64_t *a = in->nops > 1 ? row(x, &in->opd[1], ta) : NULL;
+    const uint64_t *b = in->nops > 2 && in->opd[2].kind != OPD_NONE ? row(x, &in->opd[2], tb) : NULL;
+    const uint64_t *c = in->nops > 3 && in->opd[3].kind != OPD_NONE ? row(x, &in->opd[3], tc) : NULL;
+    int sgn = k == TK_SINT;
+    switch ((Opcode)in->op) {
+    case OP_MOV:
+        if (k == TK_PRED) return 0;
+        ROWOP(a[l]);
+        return 1;
+    case OP_ADD:
+        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) + f32(b[l]))); else ROWOP(bf64(f64(a[l]) + f64(b[l]))); }
+        else ROWOP(a[l] + b[l]);
+        return 1;
+    case OP_SUB:
+        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) - f32(b[l]))); else ROWOP(bf64(f64(a[l]) - f64(b[l]))); }
+        else ROWOP(a[l] - b[l]);
+        return 1;
+    case OP_MUL: case OP_MAD: {
+        int mad = in->op == OP_MAD;
+        if (k == TK_FLOAT) {
+            if (bits == 32) { if (mad) ROWOP(bf32(fmaf(f32(a[l]), f32(b[l]), f32(c[l])))); else ROWOP(bf32(f32(a[l]) * f32(b[l]))); }
+            else { if (mad) ROWOP(bf64(fma(f64(a[l]), f64(b[l]), f64(c[l])))); else ROWOP(bf64(f64(a[l]) * f64(b[l]))); }
+            return 1;
+        }
+        if (in->mul == MUL_LO) { if (mad) ROWOP(a[l] * b[l] + c[l]); else ROWOP(a[l] * b[l]); return 1; }
+        if (in->mul == MUL_WIDE && bits == 32) {
+            if (sgn) { if (mad) ROWOP((uint64_t)(sx(a[l], 32) * sx(b[l], 32)) + c[l]); else ROWOP((uint64_t)(sx(a[l], 32) * sx(b[l], 32))); }
+            else { if (mad) ROWOP(zx(a[l], 32) * zx(b[l], 32) + c[l]); else ROWOP(zx(a[l], 32) * zx(b[l], 32)); }
+            return 1;
+        }
+        return 0;
+    }
+    case OP_FMA:
+        if (bits == 32) ROWOP(bf32(fmaf(f32(a[l]), f32(b[l]), f32(c[l]))));
+        else ROWOP(bf64(fma(f64(a[l]), f64(b[l]), f64(c[l]))));
+        return 1;
+    case OP_AND: ROWOP(a[l] & b[l]); return 1;
+    case OP_OR: ROWOP(a[l] | b[l]); return 1;
+    case OP_XOR: ROWOP(a[l] ^ b[l]); return 1;
+    case OP_NOT: ROWOP(~a[l]); return 1;
+    case OP_SHL: ROWOP((uint32_t)b[l] >= (uint32_t)bits ? 0 : zx(a[l], bits) << (uint32_t)b[l]); return 1;
+    case OP_SHR:
+        if (sgn) ROWOP((uint64_t)(sx(a[l], bits) >> ((uint32_t)b[l] >= (uint32_t)bits ? bits - 1 : (int)(uint32_t)b[l])));
+        else ROWOP((uint32_t)b[l] >= (uint32_t)bits ? 0 : zx(a[l], bits) >> (uint32_t)b[l]);
+        return 1;
+    case OP_SELP: {
+        LaneMask p = x->w->p[in->opd[3].r[0]] ^ (in->opd[3].neg ? ~0u : 0u);
+        ROWOP(((p >> l) & 1u) ? a[l] : b[l]);
+        return 1;
+    }
+    case OP_MIN: case OP_MAX:
+        if (k == TK_FLOAT) return 0;
+        if (sgn) {
+            if (in->op == OP_MIN) ROWOP(sx(a[l], bits) < sx(b[l], bits) ? a[l] : b[l]);
+            else ROWOP(sx(a[l], bits) > sx(b[l], bits) ? a[l] : b[l]);
+        } else {
+            if (in->op == OP_MIN) ROWOP(zx(a[l], bits) < zx(b[l], bits) ? a[l] : b[l]);
+            else ROWOP(zx(a[l], bits) > zx(b[l], bits) ? a[l] : b[l]);
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* ---- dispatch ---------------------------------------------------------------------- */
 int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
 {
     X x = { k, w, in, k->warp_size };
     int ws = x.ws;
     out->has_mem = 0;
+    if (exec_fast(&x, m)) return 0;
     TypeKind tk = isa_type_kind((DataType)in->type);
     int is64 = isa_type_bits((DataType)in->type) == 64;
     int fenv_old = -1;

@@ -7,12 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int popcount(LaneMask m)
-{
-    int n = 0;
-    for (; m; m &= m - 1) n++;
-    return n;
-}
+static int popcount(LaneMask m) { return __builtin_popcount(m); }
 
 /* ---- kernel and CTA setup ----------------------------------------------------- */
 int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
@@ -86,6 +81,7 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
         simt_init(&w->simt, 0, w->valid);
     }
     c->live_warps = c->nwarps;
+    if (c->nwarps && k->stats->simt_max_depth < 1) k->stats->simt_max_depth = 1;   /* the base entry */
     return 0;
 }
 

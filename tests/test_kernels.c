@@ -1,0 +1,179 @@
+/* test_kernels.c - every kernel in kernels/ passes its .check at its default
+ * size and at each size listed on its "// sizes:" line, with the functional
+ * engine and with the timing model on fermi.ini; and both leave identical
+ * memory (the timing model issues through the same warp_issue()).  Also:
+ * repeated timing runs give identical counters (determinism). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm.h"
+#include "sim/config.h"
+#include "sim/run.h"
+
+enum { MAX_KERNELS = 64, MAX_VARIANTS = 8, MAX_DEFS = 8 };
+
+typedef struct Variant { AsmDefine defs[MAX_DEFS]; int ndefs; char text[128]; } Variant;
+
+static char *kernels[MAX_KERNELS];
+static int nkernels;
+static Config cfg;
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void list_kernels(void)
+{
+    DIR *d = opendir("kernels");
+    if (!d) return;
+    struct dirent *de;
+    while ((de = readdir(d)) && nkernels < MAX_KERNELS) {
+        size_t n = strlen(de->d_name);
+        if (n > 2 && !strcmp(de->d_name + n - 2, ".s")) {
+            char path[512];
+            snprintf(path, sizeof path, "kernels/%s", de->d_name);
+            kernels[nkernels++] = strdup(path);
+        }
+    }
+    closedir(d);
+    qsort(kernels, (size_t)nkernels, sizeof kernels[0], cmp_str);
+}
+
+/* "// sizes: N=4096 | N=77 BLOCK=32" -> variants (strings stay in buf). */
+static int read_sizes(const char *path, char *buf, size_t n, Variant *v)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    int nv = 0;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        char *p = strstr(line, "// sizes:");
+        if (!p) continue;
+        snprintf(buf, n, "%s", p + 9);
+        for (char *save = NULL, *var = strtok_r(buf, "|\n", &save); var && nv < MAX_VARIANTS;
+             var = strtok_r(NULL, "|\n", &save)) {
+            Variant *x = &v[nv++];
+            x->ndefs = 0;
+            snprintf(x->text, sizeof x->text, "%s", var);
+            for (char *s2 = NULL, *kv = strtok_r(var, " \t", &s2); kv && x->ndefs < MAX_DEFS; kv = strtok_r(NULL, " \t", &s2)) {
+                char *eq = strchr(kv, '=');
+                if (!eq) continue;
+                *eq = '\0';
+                x->defs[x->ndefs++] = (AsmDefine){ kv, eq + 1 };
+            }
+        }
+        break;
+    }
+    fclose(f);
+    return nv;
+}
+
+static Program *assemble(const char *path, const Variant *v)
+{
+    DiagList dl = { 0 };
+    AsmOptions o = { v ? v->defs : NULL, v ? v->ndefs : 0 };
+    Program *p = asm_assemble_file(path, &o, &dl);
+    if (!p) {
+        print_error("%s (%s): does not assemble\n", path, v ? v->text : "default");
+        diag_print(&dl, stderr);
+    }
+    diag_free(&dl);
+    return p;
+}
+
+/* Run and return RUN_*; the caller frees r. */
+static int run(const Program *p, int functional, Run *r)
+{
+    DiagList dl = { 0 };
+    RunOptions o = { .functional = functional };
+    int rc = run_program(r, p, &cfg, "configs/fermi.ini", &o, &dl);
+    if (rc == RUN_BAD_INPUT) diag_print(&dl, stderr);
+    diag_free(&dl);
+    return rc;
+}
+
+static int same_memory(const Run *a, const Run *b)
+{
+    if (a->mem.nregions != b->mem.nregions) return 0;
+    for (int i = 0; i < a->mem.nregions; i++)
+        if (a->mem.regions[i].size != b->mem.regions[i].size ||
+            memcmp(a->mem.regions[i].data, b->mem.regions[i].data, (size_t)a->mem.regions[i].size))
+            return 0;
+    return 1;
+}
+
+static void check_kernel(const char *path, const Variant *v)
+{
+    Program *p = assemble(path, v);
+    assert_non_null(p);
+    Run f, t;
+    int rf = run(p, 1, &f);
+    int rt = run(p, 0, &t);
+    if (rf != RUN_OK || rt != RUN_OK)
+        print_error("%s (%s): functional exit %d, timing exit %d\n", path, v ? v->text : "default", rf, rt);
+    assert_int_equal(rf, RUN_OK);
+    assert_int_equal(rt, RUN_OK);
+    if (!same_memory(&f, &t)) print_error("%s (%s): functional and timing memory differ\n", path, v ? v->text : "default");
+    assert_true(same_memory(&f, &t));
+    assert_int_equal(f.stats.inst, t.stats.inst);
+    assert_true(t.stats.cycles > 0);
+    run_free(&f);
+    run_free(&t);
+    program_free(p);
+}
+
+static void test_kernel(void **state)
+{
+    const char *path = *state;
+    check_kernel(path, NULL);
+    char buf[1024];
+    Variant v[MAX_VARIANTS];
+    int nv = read_sizes(path, buf, sizeof buf, v);
+    if (nv < 2) print_error("%s: needs a '// sizes:' line with at least two variants\n", path);
+    assert_true(nv >= 2);
+    for (int i = 0; i < nv; i++) check_kernel(path, &v[i]);
+}
+
+/* Same inputs, same output: two timing runs agree on every counter. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    Program *p = assemble("kernels/tiled_mm.s", NULL);
+    assert_non_null(p);
+    Run a, b;
+    assert_int_equal(run(p, 0, &a), RUN_OK);
+    assert_int_equal(run(p, 0, &b), RUN_OK);
+    assert_int_equal(a.stats.cycles, b.stats.cycles);
+    assert_memory_equal(a.stats.stall, b.stats.stall, sizeof a.stats.stall);
+    assert_int_equal(a.stats.inst, b.stats.inst);
+    assert_true(same_memory(&a, &b));
+    run_free(&a);
+    run_free(&b);
+    program_free(p);
+}
+
+int main(void)
+{
+    config_defaults(&cfg);
+    DiagList dl = { 0 };
+    if (config_load_file(&cfg, "configs/fermi.ini", &dl) || config_validate(&cfg, &dl)) {
+        diag_print(&dl, stderr);
+        return 1;
+    }
+    diag_free(&dl);
+    list_kernels();
+    struct CMUnitTest tests[MAX_KERNELS + 1];
+    int n = 0;
+    for (int i = 0; i < nkernels; i++)
+        tests[n++] = (struct CMUnitTest){ kernels[i], test_kernel, NULL, NULL, kernels[i] };
+    tests[n++] = (struct CMUnitTest){ "deterministic", test_deterministic, NULL, NULL, NULL };
+    int rc = _cmocka_run_group_tests("kernels", tests, (size_t)n, NULL, NULL);
+    for (int i = 0; i < nkernels; i++) free(kernels[i]);
+    return rc;
+}
