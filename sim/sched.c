@@ -34,26 +34,36 @@ static int rotate_after(const Sched *s, const int *in, int n, int *out)
     return n;
 }
 
-int sched_order(const Sm *sm, int si, int *out)
+int sched_order(const Sm *sm, int si, int *out, int *ncand)
 {
     const Sched *s = &sm->sched[si];
+    *ncand = s->n;
     switch (sm->cfg->sched.policy) {
     case SCHED_LRR:
         return rotate_after(s, s->order, s->n, out);
     case SCHED_GTO: {
-        int n = 0;
-        for (int i = 0; i < s->n; i++) if (s->order[i] == s->last) out[n++] = s->last;
-        for (int i = 0; i < s->n; i++) if (s->order[i] != s->last) out[n++] = s->order[i];
+        int n = 0, pos = -1;
+        for (int i = 0; i < s->n; i++) if (s->order[i] == s->last) pos = i;
+        if (pos >= 0) out[n++] = s->last;
+        for (int i = 0; i < s->n; i++) if (i != pos) out[n++] = s->order[i];
         return n;
     }
     case SCHED_TWO_LEVEL: {
-        int active[WARP_MAX * 64], n = 0;
+        /* the active pool first (round robin), then everyone else */
+        int active[WARP_MAX * 64], na = 0, n = 0;
         int limit = sm->cfg->sched.two_level_active;
-        for (int i = 0; i < s->n && n < limit; i++) {
+        for (int i = 0; i < s->n && na < limit; i++) {
             const SmWarp *w = &sm->slots[s->order[i]];
-            if (w->state != STALL_LONG_SCOREBOARD) active[n++] = s->order[i];
+            if (w->state != STALL_LONG_SCOREBOARD) active[na++] = s->order[i];
         }
-        return rotate_after(s, active, n, out);
+        n = rotate_after(s, active, na, out);
+        *ncand = na;
+        for (int i = 0; i < s->n; i++) {
+            int in_pool = 0;
+            for (int k = 0; k < na; k++) if (active[k] == s->order[i]) in_pool = 1;
+            if (!in_pool) out[n++] = s->order[i];
+        }
+        return n;
     }
     default:   /* SCHED_OLDEST */
         memcpy(out, s->order, (size_t)s->n * sizeof *out);

@@ -121,6 +121,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sched_add(&sm->sched[sw->sched], slot);
     }
     if (sm->blocks_used == 0) sm->active_since = t->now;
+    sm->next_wake = t->now;
     sm->blocks_used++;
     sm->warps_used += t->occ.warps_per_block;
     sm->regs_used += t->occ.regs_per_warp * t->occ.warps_per_block;
@@ -229,6 +230,7 @@ static void wake_cta(Sm *sm, int cta, uint64_t when)
 {
     for (int s = 0; s < sm->nslots; s++)
         if (sm->slots[s].resident && sm->slots[s].cta == cta && sm->slots[s].wake > when) sm->slots[s].wake = when;
+    if (sm->woken > when) sm->woken = when;
 }
 
 static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
@@ -272,49 +274,43 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
 uint64_t sm_cycle(Sm *sm, Timing *t)
 {
     if (!sm->blocks_used) return SM_NEVER;
-    uint64_t now = t->now, next = SM_NEVER;
+    uint64_t now = t->now;
+    if (now < sm->next_wake) return sm->next_wake;    /* nothing here can change yet */
+    uint64_t next = SM_NEVER;
+    sm->woken = SM_NEVER;
     int order[WARP_MAX * 64];
     for (int s = 0; s < sm->nsched && !t->faulted; s++) {
-        Sched *sc = &sm->sched[s];
-        int n = sched_order(sm, s, order);
+        int ncand;
+        int n = sched_order(sm, s, order, &ncand);
         int issued = 0;
-        /* the policy's candidates first: the first ready ones issue */
         for (int i = 0; i < n && !t->faulted; i++) {
-            SmWarp *sw = &sm->slots[order[i]];
-            if (!sw->resident || sw->wake > now) continue;
+            int slot = order[i];
+            SmWarp *sw = &sm->slots[slot];
+            if (sw->wake > now) { if (sw->wake < next) next = sw->wake; continue; }
             Verdict v = evaluate(sm, t, sw);
-            if (v.reason == STALL_SELECTED && issued < sm->cfg->sm.issue_per_scheduler) {
-                issue(sm, t, order[i], &v);
-                sc->last = order[i];
+            if (v.reason == STALL_SELECTED && i < ncand && issued < sm->cfg->sm.issue_per_scheduler) {
+                issue(sm, t, slot, &v);
+                sm->sched[s].last = slot;
                 issued++;
-                continue;
+            } else {
+                if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
+                set_state(t, sw, v.reason, line_of(t, sw->w));
+                sw->wake = v.until;
+                if (sw->finishing && sw->mem_done <= now) { retire_warp(sm, t, slot); continue; }
             }
-            if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
-            set_state(t, sw, v.reason, line_of(t, sw->w));
-            sw->wake = v.until;
-        }
-        /* warps outside the policy's candidate set (two-level) */
-        for (int i = 0; i < sc->n && !t->faulted; i++) {
-            SmWarp *sw = &sm->slots[sc->order[i]];
-            if (!sw->resident || sw->wake > now) continue;
-            Verdict v = evaluate(sm, t, sw);
-            if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
-            set_state(t, sw, v.reason, line_of(t, sw->w));
-            sw->wake = v.until;
+            if (sw->wake < next) next = sw->wake;
         }
     }
-    /* retire warps that finished and drained */
-    for (int s = 0; s < sm->nslots; s++) {
-        SmWarp *sw = &sm->slots[s];
-        if (!sw->resident) continue;
-        if (sw->finishing && sw->wake <= now && sw->mem_done <= now) {
-            set_state(t, sw, STALL_DRAIN, sw->line);
-            retire_warp(sm, t, s);
-            continue;
-        }
-        if (sw->wake < next) next = sw->wake;
-    }
+    if (sm->woken < next) next = sm->woken;
+    sm->next_wake = next;
     return next;
+}
+
+void sm_wake(Sm *sm, int slot, uint64_t when)
+{
+    SmWarp *sw = &sm->slots[slot];
+    if (sw->wake > when) sw->wake = when;
+    if (sm->next_wake > when) sm->next_wake = when;
 }
 
 void sm_flush(Sm *sm, Timing *t)

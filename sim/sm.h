@@ -67,6 +67,8 @@ typedef struct Sm {
     int pipe_groups[PIPE_COUNT];
     int pipe_ii[PIPE_COUNT];           /* initiation interval: warp_size / width */
     uint64_t next_age;
+    uint64_t next_wake;                /* no warp needs a look before this */
+    uint64_t woken;                    /* earliest wake set during this cycle */
     uint64_t active_since;             /* for sm__cycles_active */
     uint64_t active_cycles;
 } Sm;
@@ -92,9 +94,13 @@ int sm_busy(const Sm *sm);
 /* Close every open state interval at `now` (end of a launch). */
 void sm_flush(Sm *sm, Timing *t);
 
-/* Scheduler policy (sched.c): fill out[] with sched s's warps in the order
- * the policy considers them this cycle; returns the count. */
-int sched_order(const Sm *sm, int s, int *out);
+/* Lower a warp's next look to `when` (memory completions). */
+void sm_wake(Sm *sm, int slot, uint64_t when);
+
+/* Scheduler policy (sched.c): fill out[] with all of scheduler s's warps,
+ * those allowed to issue this cycle first, in the policy's order; returns
+ * the count and sets *ncand to how many may issue. */
+int sched_order(const Sm *sm, int s, int *out, int *ncand);
 void sched_add(Sched *s, int slot);
 void sched_remove(Sched *s, int slot);
 
