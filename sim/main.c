@@ -26,7 +26,7 @@ typedef struct Options {
     const char *format;
     const char *output;
     long long max_cycles;
-    int disasm, dump_config, functional;
+    int disasm, dump_config, functional, occupancy;
     const char *doc;
     char **dumps; int ndumps;
 } Options;
@@ -44,6 +44,8 @@ static void usage(FILE *out)
           "  -o FILE               write the report to FILE instead of stdout\n"
           "      --max-cycles N    stop with a fault after N simulated cycles (watchdog)\n"
           "      --functional      run without the timing model (fast; counts only)\n"
+          "      --occupancy       print the occupancy calculator for each launch: blocks\n"
+          "                        per SM allowed by each resource, and which one binds\n"
           "      --dump NAME[=FILE]  after the run, write buffer NAME one value per line\n"
           "                        to FILE (default: stdout, after the report)\n"
           "      --disasm          print KERNEL.s as the assembler decoded it: pcs, source\n"
@@ -154,7 +156,7 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
 static int parse_args(int argc, char **argv, Options *o, int *first_pos)
 {
     enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION,
-           OPT_FUNCTIONAL, OPT_DUMP };
+           OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY };
     static const struct option longopts[] = {
         { "set", required_argument, NULL, OPT_SET },
         { "format", required_argument, NULL, OPT_FORMAT },
@@ -163,6 +165,7 @@ static int parse_args(int argc, char **argv, Options *o, int *first_pos)
         { "dump-config", no_argument, NULL, OPT_DUMP_CONFIG },
         { "doc", required_argument, NULL, OPT_DOC },
         { "functional", no_argument, NULL, OPT_FUNCTIONAL },
+        { "occupancy", no_argument, NULL, OPT_OCCUPANCY },
         { "dump", required_argument, NULL, OPT_DUMP },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
@@ -201,6 +204,7 @@ static int parse_args(int argc, char **argv, Options *o, int *first_pos)
         case OPT_DUMP_CONFIG: o->dump_config = 1; break;
         case OPT_DOC: o->doc = optarg; break;
         case OPT_FUNCTIONAL: o->functional = 1; break;
+        case OPT_OCCUPANCY: o->occupancy = 1; break;
         case OPT_DUMP:
             o->dumps = realloc(o->dumps, (size_t)(o->ndumps + 1) * sizeof *o->dumps);
             o->dumps[o->ndumps++] = optarg;
@@ -264,7 +268,10 @@ int main(int argc, char **argv)
     } else {
         Program *p = asm_assemble_file(argv[pos + 1], &aopt, &dl);
         if (!p) rc = print_diags(&dl);
-        else {
+        else if (o.occupancy) {
+            report_occupancy(p, cfg, argv[pos], stdout);
+            program_free(p);
+        } else {
             rc = run_and_report(p, cfg, argv[pos], &o, &dl);
             program_free(p);
         }

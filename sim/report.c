@@ -274,3 +274,38 @@ void report_fault(const Run *r, FILE *out)
         fputc('\n', out);
     }
 }
+
+void report_occupancy(const Program *p, const Config *c, const char *config_path, FILE *out)
+{
+    fprintf(out, "occupancy of %s on %s (%s)\n", p->filename, config_path, c->gpu.name);
+    for (int i = 0; i < p->nlaunches; i++) {
+        const LaunchSpec *l = &p->launches[i];
+        const Entry *e = &p->entries[l->entry];
+        int threads = (int)(l->block[0] * l->block[1] * l->block[2]);
+        uint64_t grid = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+        Occupancy o;
+        occupancy_compute(&o, c, threads, e->regs_per_thread, e->shared_bytes, grid);
+        fprintf(out, "\nlaunch %d: %s, block (%u,%u,%u) = %d threads = %d warps, %d registers/thread%s, %u B shared/block\n",
+                i + 1, e->name, l->block[0], l->block[1], l->block[2], threads, o.warps_per_block, e->regs_per_thread,
+                e->regs_stated ? " (stated)" : "", e->shared_bytes);
+        if (o.error[0]) { fprintf(out, "  cannot run: %s\n", o.error); continue; }
+        fprintf(out, "  %-15s %-34s %-14s %s\n", "limiter", "a block needs", "an SM has", "blocks/SM");
+        char need[64], have[64];
+        snprintf(need, sizeof need, "1 block slot");
+        snprintf(have, sizeof have, "%d", c->sm.max_blocks);
+        fprintf(out, "  %-15s %-34s %-14s %4d%s\n", "blocks", need, have, o.limit[OCC_BLOCKS], o.binding == OCC_BLOCKS ? "  <- binds" : "");
+        snprintf(need, sizeof need, "%d warps", o.warps_per_block);
+        snprintf(have, sizeof have, "%d warps", c->sm.max_warps);
+        fprintf(out, "  %-15s %-34s %-14s %4d%s\n", "warps", need, have, o.limit[OCC_WARPS], o.binding == OCC_WARPS ? "  <- binds" : "");
+        snprintf(need, sizeof need, "%d (%d warps x %d, unit %d)", o.regs_per_warp * o.warps_per_block, o.warps_per_block,
+                 o.regs_per_warp, c->sm.reg_alloc_unit);
+        snprintf(have, sizeof have, "%d", c->sm.registers);
+        fprintf(out, "  %-15s %-34s %-14s %4d%s\n", "registers", need, have, o.limit[OCC_REGISTERS], o.binding == OCC_REGISTERS ? "  <- binds" : "");
+        snprintf(need, sizeof need, "%u B (unit %d B)", o.smem_per_block, c->sm.shared_alloc_unit);
+        snprintf(have, sizeof have, "%lld B", (long long)c->sm.shared_bytes);
+        fprintf(out, "  %-15s %-34s %-14s %4d%s\n", "shared memory", need, have, o.limit[OCC_SHARED], o.binding == OCC_SHARED ? "  <- binds" : "");
+        fprintf(out, "  => %d blocks/SM, %d of %d warps: theoretical occupancy %.1f%%\n", o.blocks, o.active_warps,
+                c->sm.max_warps, o.theoretical_pct);
+        fprintf(out, "     %llu blocks over %d SMs: %.2f waves\n", (unsigned long long)grid, c->gpu.num_sms, o.waves);
+    }
+}

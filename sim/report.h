@@ -13,6 +13,8 @@ void report_text(const Run *r, FILE *out);
 void report_json(const Run *r, FILE *out);
 /* "file:line:col: fault: ..." with the source line, block, thread and pc. */
 void report_fault(const Run *r, FILE *out);
+/* The occupancy calculator of --occupancy: per launch, per limiter. */
+void report_occupancy(const Program *p, const Config *c, const char *config_path, FILE *out);
 /* Check results, one line per .check. */
 void report_checks(const Run *r, FILE *out);
 

@@ -118,6 +118,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->line = line_of(t, sw->w);
         sw->wake = t->now;
         sw->resident = 1;
+        sw->dispatched = t->now;
         sched_add(&sm->sched[sw->sched], slot);
     }
     if (sm->blocks_used == 0) sm->active_since = t->now;
@@ -135,6 +136,7 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
 {
     SmWarp *sw = &sm->slots[slot];
     close_state(t, sw);
+    t->st->warp_resident += t->now - sw->dispatched;
     sw->resident = 0;
     scoreboard_free(&sw->sb);
     sched_remove(&sm->sched[sw->sched], slot);
@@ -316,6 +318,10 @@ void sm_wake(Sm *sm, int slot, uint64_t when)
 void sm_flush(Sm *sm, Timing *t)
 {
     for (int s = 0; s < sm->nslots; s++)
-        if (sm->slots[s].resident) close_state(t, &sm->slots[s]);
+        if (sm->slots[s].resident) {
+            close_state(t, &sm->slots[s]);
+            t->st->warp_resident += t->now - sm->slots[s].dispatched;
+            sm->slots[s].dispatched = t->now;
+        }
     if (sm->blocks_used) { sm->active_cycles += t->now - sm->active_since; sm->active_since = t->now; }
 }

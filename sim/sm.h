@@ -39,6 +39,7 @@ typedef struct SmWarp {
     uint64_t since;
     uint32_t line;           /* source line the state is charged to */
     int resident;
+    uint64_t dispatched;     /* cycle it became resident */
 } SmWarp;
 
 typedef struct SmCta {

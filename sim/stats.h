@@ -48,7 +48,7 @@ typedef struct Stats {
     /* timing model */
     uint64_t cycles;               /* gpc__cycles_elapsed.max */
     uint64_t sm_active_cycles;     /* sum over SMs of cycles with a resident block */
-    uint64_t warp_cycles;          /* sum over cycles of resident warps (sm__warps_active.sum) */
+    uint64_t warp_resident;        /* sum over warps of cycles resident: what the stall reasons must add up to */
     uint64_t stall[STALL_COUNT];   /* warp-cycles by state; they sum to warp_cycles */
     LineStats *line;               /* indexed by source line, nlines + 1 */
     int nlines;

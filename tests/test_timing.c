@@ -1,0 +1,261 @@
+/* test_timing.c - the cycle-level SM model: occupancy figures from the
+ * seeds, stall accounting that explains every warp-cycle, and cycle counts
+ * that move the way a textbook predicts when the hardware changes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "isa/asm.h"
+#include "sim/config.h"
+#include "sim/occupancy.h"
+#include "sim/run.h"
+
+static void fermi(Config *c)
+{
+    DiagList dl = { 0 };
+    config_defaults(c);
+    assert_int_equal(config_load_file(c, "configs/fermi.ini", &dl), 0);
+    diag_free(&dl);
+}
+
+static void set(Config *c, const char *kv)
+{
+    DiagList dl = { 0 };
+    if (config_set(c, kv, &dl)) diag_print(&dl, stderr);
+    assert_int_equal(diag_count(&dl), 0);
+    diag_free(&dl);
+}
+
+/* Run a kernel file with timing; returns the stats through *out. */
+static void run_file(const Config *c, const char *path, const AsmDefine *defs, int ndefs, Stats *out)
+{
+    DiagList dl = { 0 };
+    AsmOptions ao = { defs, ndefs };
+    Program *p = asm_assemble_file(path, &ao, &dl);
+    if (!p) diag_print(&dl, stderr);
+    assert_non_null(p);
+    Run r;
+    RunOptions o = { 0 };
+    int rc = run_program(&r, p, c, "test", &o, &dl);
+    if (rc != RUN_OK) diag_print(&dl, stderr);
+    assert_int_equal(rc, RUN_OK);
+    *out = r.stats;
+    out->line = NULL;
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+}
+
+static uint64_t cycles(const Config *c, const char *path)
+{
+    Stats s;
+    run_file(c, path, NULL, 0, &s);
+    return s.cycles;
+}
+
+/* ---- occupancy: the seeds' worked examples ---------------------------------------- */
+static void a100_like(Config *c)
+{
+    config_defaults(c);
+    c->sm.max_threads = 2048;
+    c->sm.max_warps = 64;
+    c->sm.max_blocks = 32;
+    c->sm.registers = 65536;
+    c->sm.reg_alloc_unit = 256;
+    c->sm.max_regs_per_thread = 255;
+    c->sm.shared_bytes = 164 * 1024;
+}
+
+static void test_occupancy_seed004_block_sizes(void **state)
+{
+    (void)state;
+    Config c;
+    Occupancy o;
+    a100_like(&c);
+    /* 32-thread blocks: the 32-block limit allows 32 warps of 64: 50% */
+    occupancy_compute(&o, &c, 32, 16, 0, 1000);
+    assert_int_equal(o.blocks, 32);
+    assert_int_equal(o.binding, OCC_BLOCKS);
+    assert_true(o.theoretical_pct == 50.0);
+    /* 768-thread blocks: 24 warps each, 64/24 = 2 blocks = 48 warps: 75% */
+    occupancy_compute(&o, &c, 768, 16, 0, 1000);
+    assert_int_equal(o.blocks, 2);
+    assert_int_equal(o.binding, OCC_WARPS);
+    assert_true(o.theoretical_pct == 75.0);
+}
+
+static void test_occupancy_register_cliff(void **state)
+{
+    (void)state;
+    Config c;
+    Occupancy o;
+    a100_like(&c);
+    /* 512 threads at 31 registers: 31*32 = 992 -> 1024 per warp, 64 warps
+     * fit, 64/16 = 4 blocks */
+    occupancy_compute(&o, &c, 512, 31, 0, 1000);
+    assert_int_equal(o.regs_per_warp, 1024);
+    assert_int_equal(o.limit[OCC_REGISTERS], 4);
+    assert_int_equal(o.blocks, 4);
+    /* 33 registers: 1056 -> 1280 per warp, 65536/1280 = 51 warps, 51/16 = 3 */
+    occupancy_compute(&o, &c, 512, 33, 0, 1000);
+    assert_int_equal(o.regs_per_warp, 1280);
+    assert_int_equal(o.limit[OCC_REGISTERS], 3);
+    assert_int_equal(o.blocks, 3);
+    assert_int_equal(o.binding, OCC_REGISTERS);
+}
+
+static void test_occupancy_seed003_shared(void **state)
+{
+    (void)state;
+    Config c;
+    Occupancy o;
+    config_defaults(&c);
+    c.sm.max_blocks = 8;
+    c.sm.max_threads = 2048;
+    c.sm.max_warps = 64;
+    c.sm.registers = 65536;
+    c.sm.reg_alloc_unit = 256;
+    c.sm.shared_bytes = 64 * 1024;
+    c.sm.shared_alloc_unit = 256;
+    /* 256-thread blocks, 32 registers, 16 KiB shared: 64/16 = 4 blocks */
+    occupancy_compute(&o, &c, 256, 32, 16 * 1024, 100);
+    assert_int_equal(o.limit[OCC_SHARED], 4);
+    assert_int_equal(o.blocks, 4);
+    assert_int_equal(o.binding, OCC_SHARED);
+}
+
+static void test_occupancy_cannot_fit(void **state)
+{
+    (void)state;
+    Config c;
+    Occupancy o;
+    fermi(&c);
+    occupancy_compute(&o, &c, 256, 20, 52 * 1024, 1);
+    assert_int_equal(o.blocks, 0);
+    assert_string_equal(o.error, "block needs 52 KiB shared memory; an SM has 48 KiB");
+}
+
+/* ---- stall accounting ---------------------------------------------------------------- */
+static void test_stalls_sum_to_resident_cycles(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    const char *files[] = { "kernels/tiled_mm.s", "kernels/reduce_interleaved.s", "kernels/vecadd.s",
+                            "kernels/transpose_shared.s", "tests/data/lockstep.s" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        Stats s;
+        run_file(&c, files[i], NULL, 0, &s);
+        uint64_t sum = 0;
+        for (int k = 0; k < STALL_COUNT; k++) sum += s.stall[k];
+        assert_true(s.warp_resident > 0);
+        assert_int_equal(sum, s.warp_resident);
+        /* each issued instruction is exactly one 'selected' warp-cycle */
+        assert_int_equal(s.stall[STALL_SELECTED], s.inst);
+    }
+}
+
+/* ---- direction tests --------------------------------------------------------------------- */
+static void test_more_schedulers_fewer_cycles(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    uint64_t two = cycles(&c, "kernels/tiled_mm.s");
+    set(&c, "sm.schedulers=1");
+    uint64_t one = cycles(&c, "kernels/tiled_mm.s");
+    print_message("tiled_mm: 2 schedulers %llu cycles, 1 scheduler %llu\n", (unsigned long long)two, (unsigned long long)one);
+    assert_true(one > two);
+}
+
+static void test_longer_latency_more_cycles(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    uint64_t base = cycles(&c, "kernels/tiled_mm.s");
+    set(&c, "lat.alu=44");
+    uint64_t slow_alu = cycles(&c, "kernels/tiled_mm.s");
+    fermi(&c);
+    set(&c, "lat.global_fixed=300");
+    uint64_t fast_mem = cycles(&c, "kernels/tiled_mm.s");
+    assert_true(slow_alu > base);
+    assert_true(fast_mem < base);
+}
+
+static void test_fewer_units_more_cycles(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    uint64_t base = cycles(&c, "tests/data/lockstep.s");
+    set(&c, "unit.sp_groups=1");
+    uint64_t one_group = cycles(&c, "tests/data/lockstep.s");
+    assert_true(one_group > base);
+    fermi(&c);
+    set(&c, "unit.sp_width=32");   /* one cycle per warp instead of two */
+    assert_true(cycles(&c, "tests/data/lockstep.s") < base);
+}
+
+static void test_gto_staggers_lockstep_warps(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    set(&c, "gpu.num_sms=1");
+    set(&c, "sm.schedulers=1");
+    set(&c, "sched.policy=lrr");
+    uint64_t lrr = cycles(&c, "tests/data/lockstep.s");
+    set(&c, "sched.policy=gto");
+    uint64_t gto = cycles(&c, "tests/data/lockstep.s");
+    print_message("lockstep: lrr %llu cycles, gto %llu\n", (unsigned long long)lrr, (unsigned long long)gto);
+    assert_true(gto < lrr);
+}
+
+/* Seed 003: with load latency L and one load-use pair per round, IPC grows
+ * with the number of resident warps until about L/2 warps fill the slot. */
+static void test_latency_hiding_ipc_rises_with_warps(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    set(&c, "gpu.num_sms=1");
+    set(&c, "sm.schedulers=1");
+    set(&c, "unit.lsu_width=32");
+    set(&c, "lat.global_fixed=64");
+    set(&c, "lat.alu=4");
+    const char *warps[] = { "1", "2", "4", "8", "16", "32" };
+    double prev = 0;
+    for (int i = 0; i < 6; i++) {
+        AsmDefine d = { "WARPS", warps[i] };
+        Stats s;
+        run_file(&c, "kernels/latency_hiding.s", &d, 1, &s);
+        double ipc = (double)s.inst / (double)s.sm_active_cycles;
+        print_message("latency_hiding WARPS=%s: IPC %.3f\n", warps[i], ipc);
+        assert_true(ipc > prev);
+        prev = ipc;
+    }
+    assert_true(prev > 0.7);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_occupancy_seed004_block_sizes),
+        cmocka_unit_test(test_occupancy_register_cliff),
+        cmocka_unit_test(test_occupancy_seed003_shared),
+        cmocka_unit_test(test_occupancy_cannot_fit),
+        cmocka_unit_test(test_stalls_sum_to_resident_cycles),
+        cmocka_unit_test(test_more_schedulers_fewer_cycles),
+        cmocka_unit_test(test_longer_latency_more_cycles),
+        cmocka_unit_test(test_fewer_units_more_cycles),
+        cmocka_unit_test(test_gto_staggers_lockstep_warps),
+        cmocka_unit_test(test_latency_hiding_ipc_rises_with_warps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
