@@ -86,6 +86,14 @@ unit-asan: check-cmocka $(TEST_BIN) $(BUILD)/gpusim
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  GPUSIM=$(BUILD)/gpusim sh tests/run.sh $(TEST_BIN)
 
+# Simulation speed (never part of `make test`): see docs/performance.md.
+bench: $(BUILD)/bench
+	$(BUILD)/bench
+
+$(BUILD)/bench: tests/bench.c $(BUILD)/libgpusim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libgpusim.a $(LDLIBS)
+
 docs: gpusim
 	./gpusim --doc isa > docs/isa.md
 	./gpusim --doc config > docs/config.md

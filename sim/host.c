@@ -282,6 +282,9 @@ static const Ref *find_ref(const char *name)
     return NULL;
 }
 
+int host_ref_count(void) { return NREFS; }
+const char *host_ref_name(int i) { return i >= 0 && i < NREFS ? refs[i].name : NULL; }
+
 void host_doc_refs(FILE *out)
 {
     for (int i = 0; i < NREFS; i++) fprintf(out, "| `%s` |\n", refs[i].help);

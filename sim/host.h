@@ -36,6 +36,9 @@ int host_run_check(const Program *p, const Memory *m, int i, CheckResult *r, Dia
 /* Write buffer b, one value per line. */
 void host_dump(const Program *p, const Memory *m, int b, FILE *out);
 
+/* The reference functions by index, for docs and tests. */
+int host_ref_count(void);
+const char *host_ref_name(int i);
 /* The reference functions, for docs: "name(args): meaning" per line. */
 void host_doc_refs(FILE *out);
 

@@ -1,0 +1,88 @@
+/* bench.c - `make bench`: simulation speed on a fixed set of runs.
+ *
+ * For each run: simulated cycles, warp instructions, host seconds (median
+ * of REPEATS), simulated warp instructions per host second and simulated
+ * cycles per host second.  Host time is measured here, never in the
+ * simulator's reports, which stay bit-for-bit deterministic. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "isa/asm.h"
+#include "sim/config.h"
+#include "sim/run.h"
+
+enum { REPEATS = 3, MAX_DEFS = 4 };
+
+typedef struct Bench {
+    const char *config, *kernel;
+    AsmDefine defs[MAX_DEFS];
+    int ndefs;
+    int functional;
+} Bench;
+
+static const Bench benches[] = {
+    { "configs/fermi.ini", "kernels/tiled_mm.s", { { "M", "512" }, { "N", "512" }, { "K", "512" } }, 3, 0 },
+    { "configs/fermi.ini", "kernels/conv2d_tiled.s", { { "H", "1024" }, { "W", "1024" } }, 2, 0 },
+    { "configs/fermi.ini", "kernels/transpose_shared.s", { { "ROWS", "2048" }, { "COLS", "2048" } }, 2, 0 },
+    { "configs/fermi.ini", "kernels/tiled_mm.s", { { "M", "512" }, { "N", "512" }, { "K", "512" } }, 3, 1 },
+};
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(void)
+{
+    printf("%-28s %-22s %-10s %12s %12s %9s %14s %14s\n", "kernel", "size", "mode", "cycles", "warp inst",
+           "host s", "warp inst/s", "cycles/s");
+    int failed = 0;
+    for (size_t b = 0; b < sizeof benches / sizeof benches[0]; b++) {
+        const Bench *be = &benches[b];
+        DiagList dl = { 0 };
+        Config cfg;
+        config_defaults(&cfg);
+        if (config_load_file(&cfg, be->config, &dl) || config_validate(&cfg, &dl)) { diag_print(&dl, stderr); return 2; }
+        AsmOptions ao = { be->defs, be->ndefs };
+        Program *p = asm_assemble_file(be->kernel, &ao, &dl);
+        if (!p) { diag_print(&dl, stderr); return 2; }
+        double t[REPEATS];
+        uint64_t cycles = 0, inst = 0;
+        for (int r = 0; r < REPEATS; r++) {
+            Run run;
+            RunOptions o = { .functional = be->functional };
+            double t0 = seconds();
+            int rc = run_program(&run, p, &cfg, be->config, &o, &dl);
+            t[r] = seconds() - t0;
+            if (rc != RUN_OK) { failed = 1; fprintf(stderr, "%s: exit %d\n", be->kernel, rc); }
+            cycles = run.stats.cycles;
+            inst = run.stats.inst;
+            run_free(&run);
+        }
+        qsort(t, REPEATS, sizeof t[0], cmp_double);
+        double med = t[REPEATS / 2];
+        char size[64] = "";
+        for (int i = 0; i < be->ndefs; i++)
+            snprintf(size + strlen(size), sizeof size - strlen(size), "%s%s=%s", i ? " " : "", be->defs[i].name, be->defs[i].value);
+        const char *name = strrchr(be->kernel, '/') ? strrchr(be->kernel, '/') + 1 : be->kernel;
+        printf("%-28s %-22s %-10s %12llu %12llu %9.3f %14.0f %14.0f\n", name, size,
+               be->functional ? "functional" : "timing", (unsigned long long)cycles, (unsigned long long)inst, med,
+               inst / med, be->functional ? 0.0 : cycles / med);
+        fflush(stdout);
+        program_free(p);
+        diag_free(&dl);
+    }
+    printf("(host seconds: median of %d runs, including buffer setup and the host-reference check)\n", REPEATS);
+    return failed;
+}
