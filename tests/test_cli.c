@@ -1,0 +1,143 @@
+/* test_cli.c - the gpusim command line as a user meets it: GNU --help and
+ * --version, exit codes 0/1/2/3 with their messages, -D, --set, -o,
+ * --format, --dump, --disasm, --occupancy, --dump-config round trip.
+ * Runs the binary named by $GPUSIM (the Makefile sets it; ./gpusim by
+ * default). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static const char *bin(void)
+{
+    const char *b = getenv("GPUSIM");
+    return b && *b ? b : "./gpusim";
+}
+
+/* Run "gpusim ARGS", capture stdout+stderr into *out (malloc'd); returns the exit code. */
+static int run(const char *args, char **out)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1 </dev/null", bin(), args);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (len + 1 == cap) { cap *= 2; buf = realloc(buf, cap); }
+    }
+    buf[len] = '\0';
+    int st = pclose(f);
+    *out = buf;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void expect(const char *args, int code, const char *needle)
+{
+    char *out;
+    int rc = run(args, &out);
+    if (rc != code || (needle && !strstr(out, needle)))
+        print_error("gpusim %s: exit %d (want %d), output:\n%s\n", args, rc, code, out);
+    assert_int_equal(rc, code);
+    if (needle) assert_non_null(strstr(out, needle));
+    free(out);
+}
+
+static void test_help_version(void **s)
+{
+    (void)s;
+    expect("--help", 0, "Usage: gpusim [OPTION]... CONFIG.ini KERNEL.s");
+    expect("--version", 0, "gpusim 0.1.0");
+    expect("--bogus", 2, "Try 'gpusim --help' for more information.");
+    expect("--format", 2, "requires an argument");
+    expect("--format xml configs/fermi.ini kernels/vecadd.s", 2, "--format takes text or json");
+    expect("configs/fermi.ini", 2, "missing operand");
+}
+
+static void test_exit_codes(void **s)
+{
+    (void)s;
+    expect("configs/fermi.ini kernels/vecadd.s", 0, "PASS");
+    expect("configs/fermi.ini tests/data/bad_check.s", 1, "c[1]: expected 3, got 1");
+    expect("configs/fermi.ini tests/data/missing.s", 2, "tests/data/missing.s: error: cannot open");
+    expect("tests/data/bad.ini kernels/vecadd.s", 2, "tests/data/bad.ini:3:1: error:");
+    expect("tests/data/bad.ini kernels/vecadd.s", 2, "did you mean 'sm.schedulers'");
+    expect("--set l1.assoc=3x configs/fermi.ini kernels/vecadd.s", 2, "l1.assoc");
+    expect("-D NOPE=3 configs/fermi.ini kernels/vecadd.s", 2, "has no .define NOPE");
+    expect("--functional -D N=2000 --max-cycles 5 configs/fermi.ini kernels/vecadd.s", 3, "watchdog");
+}
+
+static void test_defines_and_sets(void **s)
+{
+    (void)s;
+    expect("--functional --format json -D N=64 configs/fermi.ini kernels/vecadd.s", 0,
+           "\"smsp__sass_branch_targets_threads_divergent.sum\": 0");
+    expect("--functional --format json configs/fermi.ini kernels/vecadd.s", 0,
+           "\"smsp__sass_branch_targets_threads_divergent.sum\": 1");
+    expect("--format json --set gpu.num_sms=1 configs/fermi.ini kernels/vecadd.s", 0, "\"mode\": \"timing\"");
+}
+
+static void test_output_and_dump(void **s)
+{
+    (void)s;
+    char *out;
+    assert_int_equal(run("--functional -o /tmp/gpusim_test_report.txt --dump c=/tmp/gpusim_test_c.txt "
+                         "-D N=5 configs/fermi.ini tests/data/bad_check.s", &out), 1);
+    free(out);
+    FILE *f = fopen("/tmp/gpusim_test_c.txt", "r");
+    assert_non_null(f);
+    double v[5];
+    for (int i = 0; i < 5; i++) assert_int_equal(fscanf(f, "%lf", &v[i]), 1);
+    fclose(f);
+    /* c[i] = (i+1) - 1 = i */
+    for (int i = 0; i < 5; i++) assert_true(v[i] == i);
+    f = fopen("/tmp/gpusim_test_report.txt", "r");
+    assert_non_null(f);
+    fclose(f);
+    expect("--dump nope configs/fermi.ini kernels/vecadd.s", 2, "no buffer named 'nope'");
+}
+
+static void test_disasm_occupancy(void **s)
+{
+    (void)s;
+    expect("--disasm kernels/tiled_mm.s", 0, "reconverge at pc");
+    expect("--disasm tests/data/vecadd_nvcc.ptx", 0, "@%p1 bra $L__BB11_2;   // may diverge");
+    expect("--occupancy configs/fermi.ini kernels/tiled_mm.s", 0, "registers");
+    expect("--occupancy configs/fermi.ini kernels/tiled_mm.s", 0, "<- binds");
+}
+
+static void test_dump_config_round_trip(void **s)
+{
+    (void)s;
+    char *a, *b;
+    assert_int_equal(run("--dump-config configs/fermi.ini", &a), 0);
+    FILE *f = fopen("/tmp/gpusim_test_dump.ini", "w");
+    assert_non_null(f);
+    fputs(a, f);
+    fclose(f);
+    assert_int_equal(run("--dump-config /tmp/gpusim_test_dump.ini", &b), 0);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_version),
+        cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_defines_and_sets),
+        cmocka_unit_test(test_output_and_dump),
+        cmocka_unit_test(test_disasm_occupancy),
+        cmocka_unit_test(test_dump_config_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
