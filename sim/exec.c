@@ -186,7 +186,7 @@ static uint64_t mulhi(uint64_t a, uint64_t b, int bits, int sgn)
     return (zx(a, bits) * zx(b, bits)) >> bits;
 }
 
-static uint64_t int_op(const X *x, int lane)
+static uint64_t int_op_raw(const X *x, int lane)
 {
     const Instr *in = x->in;
     DataType t = (DataType)in->type;
@@ -213,6 +213,10 @@ static uint64_t int_op(const X *x, int lane)
         if (wide) r = sgn ? (uint64_t)(a * b) : ua * ub;   /* 16/32-bit inputs: exact */
         else if (in->mul == MUL_HI) r = mulhi(ua, ub, bits, sgn);
         else r = ua * ub;
+        if (in->op == OP_MAD && (in->flags & IF_SAT) && bits == 32 && sgn && !wide) {
+            int64_t v = sx(r, 32) + sx(rc, 32);   /* PTX mad.hi.sat.s32: clamp the sum */
+            return (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+        }
         if (in->op == OP_MAD) r += wide ? rc : zx(rc, bits);
         return r;
     }
@@ -250,6 +254,22 @@ static uint64_t int_op(const X *x, int lane)
     case OP_BREV: { uint64_t r = 0; for (int i = 0; i < bits; i++) if ((ua >> i) & 1) r |= 1ull << (bits - 1 - i); return r; }
     default: return 0;
     }
+}
+
+/* v at the width of type t, extended by t's signedness to 64 bits: what a
+ * register wider than the type receives (PTX does so for ld and cvt; gpusim
+ * also lets 8/16-bit arithmetic use wider registers). */
+static inline uint64_t ext(uint64_t v, int bits, DataType t)
+{
+    return isa_type_kind(t) == TK_SINT ? (uint64_t)sx(v, bits) : zx(v, bits);
+}
+
+static uint64_t int_op(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    int bits = isa_type_bits((DataType)in->type);
+    if ((in->op == OP_MUL || in->op == OP_MAD) && in->mul == MUL_WIDE) bits *= 2;
+    return ext(int_op_raw(x, lane), bits, (DataType)in->type);
 }
 
 /* ---- cvt ------------------------------------------------------------------------- */
@@ -302,8 +322,11 @@ static uint64_t cvt_op(const X *x, int lane)
             } else r = (float)vv;
             return bf32((in->flags & IF_FTZ) ? ftz32(r) : r);
         }
-        /* float -> int always saturates; NaN gives 0 */
-        return zx(clamp_int(round_int(v, in->rnd ? in->rnd : RND_RZI), dt), db);
+        /* float -> int always saturates; NaN gives 0.  PTX wants .rni/.rzi/
+         * .rmi/.rpi here; a float rounding (.rn...) means its integer form,
+         * none means .rzi (C's conversion). */
+        int rnd = in->rnd == RND_NONE ? RND_RZI : in->rnd < RND_RNI ? in->rnd + (RND_RNI - RND_RN) : in->rnd;
+        return ext(clamp_int(round_int(v, rnd), dt), db, dt);
     }
     /* integer source */
     int64_t sv = sk == TK_SINT ? sx(raw, sb) : (int64_t)zx(raw, sb);
@@ -327,13 +350,14 @@ static uint64_t cvt_op(const X *x, int lane)
             int64_t hi = dsg ? (db == 64 ? INT64_MAX : ((int64_t)1 << (db - 1)) - 1) : (db >= 63 ? INT64_MAX : ((int64_t)1 << db) - 1);
             if (sv < lo) sv = lo;
             if (sv > hi && !(db == 64 && !dsg)) sv = hi;
-            return zx((uint64_t)sv, db);
+            return ext((uint64_t)sv, db, dt);
         }
         uint64_t hi = dsg ? (db == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (db - 1)) - 1) : (db == 64 ? UINT64_MAX : ((uint64_t)1 << db) - 1);
-        return zx(uv > hi ? hi : uv, db);
+        return ext(uv > hi ? hi : uv, db, dt);
     }
-    /* plain: extend by the source's signedness, then truncate */
-    return zx(sk == TK_SINT ? (uint64_t)sv : uv, db);
+    /* plain: extend by the source's signedness, truncate to the destination,
+     * extend by the destination's signedness into the register */
+    return ext(sk == TK_SINT ? (uint64_t)sv : uv, db, dt);
 }
 
 /* ---- setp ------------------------------------------------------------------------- */
@@ -420,8 +444,14 @@ static uint8_t *locate(const X *x, int lane, Space *space, uint64_t *addr, int b
     }
     uint64_t a = *addr;
     if (bytes > 1 && (a % (uint64_t)bytes) != 0) {
-        kernel_fault(k, x->w, lane, FAULT_MISALIGNED, "misaligned %d-byte %s access at address 0x%llx (not a multiple of %d)",
-                     bytes, space_names[*space], (unsigned long long)a, bytes);
+        /* name the buffer and the byte offset in it, as for out-of-bounds */
+        char where[200] = "";
+        const Region *r = *space == SP_GLOBAL ? mem_find(k->mem, a, 1) : NULL;
+        if (r)
+            snprintf(where, sizeof where, ", byte %llu of %s", (unsigned long long)(a - r->base),
+                     k->prog->buffers[r->buffer].name);
+        kernel_fault(k, x->w, lane, FAULT_MISALIGNED, "misaligned %d-byte %s access at address 0x%llx%s (not a multiple of %d)",
+                     bytes, space_names[*space], (unsigned long long)a, where, bytes);
         return NULL;
     }
     uint64_t limit = 0;
@@ -653,7 +683,12 @@ static void exec_vote(const X *x, LaneMask m)
 {
     const Instr *in = x->in;
     int ws = x->ws;
-    LaneMask members = m & (LaneMask)val(x, &in->opd[2], 0);
+    /* membermask from an executing lane: a register's value in lane 0 is
+     * stale when lane 0 is not active */
+    int first = 0;
+    while (first < ws && !((m >> first) & 1u)) first++;
+    if (first == ws) return;
+    LaneMask members = m & (LaneMask)val(x, &in->opd[2], first);
     LaneMask yes = 0;
     FOR_LANES(members, l) if (val(x, &in->opd[1], l)) yes |= 1u << l;
     uint64_t r;

@@ -45,9 +45,11 @@ void simt_diverge(SimtStack *s, LaneMask taken, uint32_t target,
                   LaneMask not_taken, uint32_t fallthrough, uint32_t rpc)
 {
     simt_top(s)->pc = rpc;           /* the join: all lanes continue here */
-    push(s, target, rpc, taken);
-    push(s, fallthrough, rpc, not_taken);
-    reconverge(s);                   /* a path that starts at the join is empty work */
+    /* A path that starts at the join has no work (its lanes wait in the
+     * join entry): not pushed, so max_depth counts only entries that run. */
+    if (target != rpc) push(s, target, rpc, taken);
+    if (fallthrough != rpc) push(s, fallthrough, rpc, not_taken);
+    reconverge(s);
 }
 
 void simt_exit_lanes(SimtStack *s, LaneMask mask, uint32_t next_pc)
