@@ -67,6 +67,7 @@ static void set_state(Timing *t, SmWarp *sw, StallReason r, uint32_t line)
     uint64_t dt = t->now - sw->since;
     if (dt) {
         t->st->stall[sw->state] += dt;
+        sw->smst->stall[sw->state] += dt;
         if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
     }
     sw->state = r;
@@ -79,6 +80,7 @@ static void close_state(Timing *t, SmWarp *sw)
 {
     uint64_t dt = t->now - sw->since;
     t->st->stall[sw->state] += dt;
+    sw->smst->stall[sw->state] += dt;
     if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
     sw->since = t->now;
 }
@@ -112,7 +114,9 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->cta = ci;
         sw->sched = slot % sm->nsched;
         sw->age = sm->next_age++;
-        sw->fetch_ready = t->now + 1;          /* the first instruction is fetched */
+        sw->ibuf = 0;                          /* the fetch unit fills the buffer */
+        sw->fetch_ready = t->now;
+        sw->smst = &t->st->sm[sm->id];
         sw->state = STALL_NO_INSTRUCTION;
         sw->since = t->now;
         sw->line = line_of(t, sw->w);
@@ -128,6 +132,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     sm->regs_used += t->occ.regs_per_warp * t->occ.warps_per_block;
     sm->smem_used += t->occ.smem_per_block;
     t->st->ctas_launched++;
+    t->st->sm[sm->id].ctas++;
     t->st->warps_launched += (uint64_t)sc->cta.nwarps;
     return 0;
 }
@@ -148,7 +153,10 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     sm->warps_used -= t->occ.warps_per_block;
     sm->regs_used -= t->occ.regs_per_warp * t->occ.warps_per_block;
     sm->smem_used -= t->occ.smem_per_block;
-    if (sm->blocks_used == 0) sm->active_cycles += t->now - sm->active_since;
+    if (sm->blocks_used == 0) {
+        sm->active_cycles += t->now - sm->active_since;
+        t->st->sm[sm->id].active_cycles += t->now - sm->active_since;
+    }
 }
 
 /* ---- what a warp waits for ------------------------------------------------------- */
@@ -197,9 +205,10 @@ static Verdict evaluate(const Sm *sm, const Timing *t, const SmWarp *sw)
     uint64_t now = t->now;
     if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->mem_done; return v; }
     if (w->at_barrier) { v.reason = STALL_BARRIER; v.until = SM_NEVER; return v; }
-    if (sw->fetch_ready > now) {
+    if (sw->ibuf == 0) {
+        /* the fetch unit refills it at the end of a cycle (sm_fetch) */
         v.reason = sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
-        v.until = sw->fetch_ready;
+        v.until = sw->fetch_ready > now ? sw->fetch_ready + 1 : now + 1;
         return v;
     }
     uint32_t pc = warp_pc((Warp *)w);
@@ -261,16 +270,46 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     if (r == ISSUE_DONE) {
         sw->finishing = 1;
     } else {
-        /* a control transfer refetches from the new pc */
+        /* a control transfer flushes the buffer; the fetch unit serves the
+         * warp again once the target is known, lat.branch cycles later */
         uint32_t npc = warp_pc(w);
+        sw->ibuf--;
         sw->after_branch = npc != pc + 1;
-        sw->fetch_ready = now + (sw->after_branch ? (uint64_t)c->lat.branch : 1);
+        if (sw->after_branch) {
+            sw->ibuf = 0;
+            sw->fetch_ready = now + (uint64_t)c->lat.branch;
+        }
     }
+    sw->smst->inst++;
     if (r == ISSUE_BARRIER || r == ISSUE_DONE) {
         int rc = cta_barrier_check(t->k, cta);
         if (rc < 0) { t->faulted = 1; return; }
         if (rc > 0) wake_cta(sm, sw->cta, now + 1);
     }
+}
+
+/* The fetch unit, after issue (reverse pipeline order): it serves one warp
+ * per cycle, round robin, decoding up to sm.fetch_width instructions into
+ * its buffer of sm.ibuffer_depth; they can issue from the next cycle.
+ * Returns when the fetch unit next has work. */
+static uint64_t sm_fetch(Sm *sm, Timing *t)
+{
+    uint64_t now = t->now, next = SM_NEVER;
+    int depth = sm->cfg->sm.ibuffer_depth, width = sm->cfg->sm.fetch_width;
+    int served = 0;
+    for (int i = 0; i < sm->nslots; i++) {
+        int slot = (sm->fetch_rr + i) % sm->nslots;
+        SmWarp *sw = &sm->slots[slot];
+        if (!sw->resident || sw->finishing || sw->ibuf >= depth || warp_done(sw->w)) continue;
+        if (sw->fetch_ready > now) { if (sw->fetch_ready < next) next = sw->fetch_ready; continue; }
+        if (served) { next = now + 1; break; }
+        sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
+        sm->fetch_rr = (slot + 1) % sm->nslots;
+        if (sw->wake > now + 1) sw->wake = now + 1;
+        served = 1;
+        if (sw->ibuf < depth) next = now + 1;
+    }
+    return next;
 }
 
 uint64_t sm_cycle(Sm *sm, Timing *t)
@@ -303,6 +342,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             if (sw->wake < next) next = sw->wake;
         }
     }
+    uint64_t f = sm_fetch(sm, t);
+    if (f < next) next = f;
     if (sm->woken < next) next = sm->woken;
     sm->next_wake = next;
     return next;
@@ -323,5 +364,9 @@ void sm_flush(Sm *sm, Timing *t)
             t->st->warp_resident += t->now - sm->slots[s].dispatched;
             sm->slots[s].dispatched = t->now;
         }
-    if (sm->blocks_used) { sm->active_cycles += t->now - sm->active_since; sm->active_since = t->now; }
+    if (sm->blocks_used) {
+        sm->active_cycles += t->now - sm->active_since;
+        t->st->sm[sm->id].active_cycles += t->now - sm->active_since;
+        sm->active_since = t->now;
+    }
 }

@@ -30,7 +30,8 @@ typedef struct SmWarp {
     int sched;               /* scheduler: slot % schedulers */
     uint64_t age;            /* dispatch order, for GTO and oldest-first */
     Scoreboard sb;
-    uint64_t fetch_ready;    /* cycle the instruction at pc is decoded */
+    int ibuf;                /* decoded instructions buffered (at pc onwards) */
+    uint64_t fetch_ready;    /* earliest cycle the fetch unit may serve it */
     int after_branch;        /* waiting for a branch target: branch_resolving */
     uint64_t mem_done;       /* completion of its last memory access (membar, drain) */
     uint64_t wake;           /* nothing to evaluate before this cycle */
@@ -40,6 +41,7 @@ typedef struct SmWarp {
     uint32_t line;           /* source line the state is charged to */
     int resident;
     uint64_t dispatched;     /* cycle it became resident */
+    SmStats *smst;           /* its SM's counters */
 } SmWarp;
 
 typedef struct SmCta {
@@ -70,6 +72,7 @@ typedef struct Sm {
     uint64_t next_age;
     uint64_t next_wake;                /* no warp needs a look before this */
     uint64_t woken;                    /* earliest wake set during this cycle */
+    int fetch_rr;                      /* fetch unit: next slot to consider */
     uint64_t active_since;             /* for sm__cycles_active */
     uint64_t active_cycles;
 } Sm;

@@ -31,6 +31,13 @@ typedef struct LineStats {
     uint64_t stall[STALL_COUNT];  /* warp-cycles spent at this line, by state */
 } LineStats;
 
+typedef struct SmStats {
+    uint64_t inst;                 /* warp instructions issued on this SM */
+    uint64_t active_cycles;        /* cycles with a block resident */
+    uint64_t ctas;                 /* blocks it ran */
+    uint64_t stall[STALL_COUNT];   /* warp-cycles by state */
+} SmStats;
+
 typedef struct Stats {
     uint64_t inst;                 /* smsp__inst_executed.sum */
     uint64_t thread_inst;          /* smsp__thread_inst_executed.sum (active lanes) */
@@ -52,9 +59,11 @@ typedef struct Stats {
     uint64_t stall[STALL_COUNT];   /* warp-cycles by state; they sum to warp_cycles */
     LineStats *line;               /* indexed by source line, nlines + 1 */
     int nlines;
+    SmStats *sm;                   /* per SM (timing runs) */
+    int nsms;
 } Stats;
 
-int stats_init(Stats *s, int nlines);
+int stats_init(Stats *s, int nlines, int nsms);
 void stats_free(Stats *s);
 /* SIMD efficiency in percent: active lanes / (instructions x warp size). */
 double stats_simd_efficiency(const Stats *s, int warp_size);
