@@ -679,6 +679,33 @@ static void exec_shfl(const X *x, LaneMask m)
     }
 }
 
+/* PTX's .sync warp operations: every executing lane must be in membermask,
+ * and every live lane named in it must execute the same instruction
+ * (converged).  Anything else is undefined in PTX, so it is a fault here,
+ * never a silently made-up value. */
+static int check_members(const X *x, LaneMask m, int slot)
+{
+    int ws = x->ws, first = 0;
+    while (first < ws && !((m >> first) & 1u)) first++;
+    if (first == ws) return 0;
+    LaneMask mask = (LaneMask)val(x, &x->in->opd[slot], first);
+    const char *name = isa_ops[x->in->op].mnemonic;
+    LaneMask outside = m & ~mask, missing = mask & x->w->live & ~m;
+    if (outside) {
+        int l = __builtin_ctz(outside);
+        kernel_fault(x->k, x->w, l, FAULT_MEMBERMASK,
+                     "%s: lane %d executes it but is not in membermask 0x%08x (active lanes 0x%08x)", name, l, mask, m);
+        return -1;
+    }
+    if (missing) {
+        kernel_fault(x->k, x->w, -1, FAULT_MEMBERMASK,
+                     "%s: membermask 0x%08x names lanes 0x%08x that do not execute it here (they diverged or their "
+                     "guard is false; active lanes 0x%08x): PTX requires them to arrive together", name, mask, missing, m);
+        return -1;
+    }
+    return 0;
+}
+
 static void exec_vote(const X *x, LaneMask m)
 {
     const Instr *in = x->in;
@@ -923,12 +950,13 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     case OP_REM: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
-    case OP_VOTE: exec_vote(&x, m); break;
-    case OP_SHFL: exec_shfl(&x, m); break;
+    case OP_VOTE: if ((rc = check_members(&x, m, 2)) == 0) exec_vote(&x, m); break;
+    case OP_SHFL: if ((rc = check_members(&x, m, 4)) == 0) exec_shfl(&x, m); break;
     case OP_ACTIVEMASK: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, m); break;
     /* control and synchronisation are handled by warp_issue */
+    case OP_BAR_WARP_SYNC: rc = check_members(&x, m, 0); break;
     case OP_BRA: case OP_BAR_SYNC: case OP_BARRIER_SYNC: case OP_BAR_ARRIVE: case OP_BARRIER_ARRIVE:
-    case OP_BAR_WARP_SYNC: case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_COUNT:
+    case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_COUNT:
         break;
     }
     if (fenv_old >= 0) fesetround(fenv_old);

@@ -25,7 +25,7 @@ enum { WARP_MAX = 32 };          /* lanes in a LaneMask */
 
 typedef enum FaultKind {
     FAULT_NONE, FAULT_OUT_OF_BOUNDS, FAULT_MISALIGNED, FAULT_BARRIER, FAULT_DEADLOCK,
-    FAULT_WATCHDOG
+    FAULT_WATCHDOG, FAULT_MEMBERMASK
 } FaultKind;
 
 typedef struct Fault {

@@ -179,6 +179,13 @@ static void check(const Expect *e)
 
 /* ---- one test per fault kind --------------------------------------------------------- */
 
+static const Expect membermask = {
+    "tests/data/fault_membermask.s", 0, FAULT_MEMBERMASK, { 0, 0, 0 }, 0, -1, { 0, 0, 0 }, 3, 13,
+    "tests/data/fault_membermask.s:13:5: fault (membermask): ",
+    "shfl.sync: membermask 0xffffffff names lanes 0xffff0000 that do not execute it here",
+    "  in launch 1 (k), block (0,0,0), warp 0, pc 3: shfl.sync.down.b32 %r2, %r1, 1, 31, 4294967295;",
+};
+
 static void test_oob_store_past_end(void **state) { (void)state; check(&oob); }
 static void test_oob_read_before_start(void **state) { (void)state; check(&before); }
 static void test_misaligned_load(void **state) { (void)state; check(&misaligned); }
@@ -186,6 +193,7 @@ static void test_shared_oob(void **state) { (void)state; check(&shared_oob); }
 static void test_barrier_part_of_warp(void **state) { (void)state; check(&bar_partial); }
 static void test_barrier_different_warps(void **state) { (void)state; check(&bar_warps); }
 static void test_barrier_deadlock(void **state) { (void)state; check(&deadlock); }
+static void test_membermask(void **state) { (void)state; check(&membermask); }
 
 /* The watchdog stops an endless loop.  Where it stops depends on the
  * engine's unit (warp instructions per block, or cycles), so only the kind
@@ -295,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_barrier_part_of_warp),
         cmocka_unit_test(test_barrier_different_warps),
         cmocka_unit_test(test_barrier_deadlock),
+        cmocka_unit_test(test_membermask),
         cmocka_unit_test(test_watchdog),
         cmocka_unit_test(test_no_fault_without_the_mistake),
         cmocka_unit_test(test_binary_exit_status),
