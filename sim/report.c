@@ -85,6 +85,25 @@ static int collect(const Run *r, Metric *m)
     return n < MAX_METRICS ? n : MAX_METRICS;
 }
 
+/* A source line for display: no indentation, no // comment, no trailing
+ * blanks, collapsed runs of blanks, at most n-1 characters. */
+static const char *code_text(const Program *p, int line, char *buf, size_t n)
+{
+    int len;
+    const char *src = program_line(p, line, &len);
+    size_t k = 0;
+    int blank = 0;
+    for (int i = 0; i < len && k + 1 < n; i++) {
+        if (src[i] == '/' && i + 1 < len && src[i + 1] == '/') break;
+        if (src[i] == ' ' || src[i] == '\t') { blank = k > 0; continue; }
+        if (blank && k + 2 < n) buf[k++] = ' ';
+        blank = 0;
+        buf[k++] = src[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
 static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -160,11 +179,39 @@ static void report_stalls(const Run *r, FILE *out)
         const LineStats *ls = &s->line[top[t]];
         int best = 0;
         for (int k = 1; k < STALL_COUNT; k++) if (ls->stall[k] > ls->stall[best]) best = k;
-        int len;
-        const char *src = program_line(p, top[t], &len);
-        while (len > 0 && (*src == ' ' || *src == '\t')) { src++; len--; }
-        fprintf(out, "  line %-4d %5.1f%%  %-16s %.*s\n", top[t], 100.0 * (double)topv[t] / (double)total,
-                stall_names[best], len > 50 ? 50 : len, src);
+        char code[52];
+        fprintf(out, "  line %-4d %5.1f%%  %-16s %s\n", top[t], 100.0 * (double)topv[t] / (double)total,
+                stall_names[best], code_text(p, top[t], code, sizeof code));
+    }
+}
+
+/* The source view: per kernel line, warp instructions issued and the
+ * warp-cycles spent there, with the two biggest reasons. */
+static void report_source(const Run *r, FILE *out)
+{
+    const Stats *s = &r->stats;
+    const Program *p = r->prog;
+    fputs("\nsource view (per line: warp instructions, warp-cycles spent there, main states)\n", out);
+    for (int l = 1; l <= s->nlines; l++) {
+        const LineStats *ls = &s->line[l];
+        uint64_t tot = 0;
+        for (int k = 0; k < STALL_COUNT; k++) tot += ls->stall[k];
+        if (!ls->inst && !tot) continue;
+        int a = -1, b = -1;
+        for (int k = 0; k < STALL_COUNT; k++) {
+            if (!ls->stall[k]) continue;
+            if (a < 0 || ls->stall[k] > ls->stall[a]) { b = a; a = k; }
+            else if (b < 0 || ls->stall[k] > ls->stall[b]) b = k;
+        }
+        char code[44];
+        code_text(p, l, code, sizeof code);
+        char why[64] = "";
+        if (a >= 0 && tot) {
+            int n = snprintf(why, sizeof why, "%s %.0f%%", stall_names[a], 100.0 * (double)ls->stall[a] / (double)tot);
+            if (b >= 0 && n > 0 && (size_t)n < sizeof why)
+                snprintf(why + n, sizeof why - (size_t)n, ", %s %.0f%%", stall_names[b], 100.0 * (double)ls->stall[b] / (double)tot);
+        }
+        fprintf(out, "  %4d %9" PRIu64 " %11" PRIu64 "  %-38s %s\n", l, ls->inst, tot, why, code);
     }
 }
 
@@ -191,7 +238,10 @@ void report_text(const Run *r, FILE *out)
         if (m[i].is_int) fprintf(out, "%12.0f", m[i].value); else fprintf(out, "%12.2f", m[i].value);
         fprintf(out, "  %s\n", m[i].name);
     }
-    if (!r->opt.functional) report_stalls(r, out);
+    if (!r->opt.functional) {
+        report_stalls(r, out);
+        report_source(r, out);
+    }
 }
 
 void report_json(const Run *r, FILE *out)
@@ -240,9 +290,45 @@ void report_json(const Run *r, FILE *out)
             json_string(out, stall_names[i]);
             fprintf(out, ": %" PRIu64, r->stats.stall[i]);
         }
-        fputs("\n  }", out);
+        fputs("\n  },\n  \"per_sm\": [", out);
+        for (int i = 0; i < r->stats.nsms; i++) {
+            const SmStats *sm = &r->stats.sm[i];
+            fprintf(out, "%s\n    {\"sm\": %d, \"ctas\": %" PRIu64 ", \"cycles_active\": %" PRIu64 ", \"inst\": %" PRIu64 ", \"stalls\": {",
+                    i ? "," : "", i, sm->ctas, sm->active_cycles, sm->inst);
+            for (int k = 0; k < STALL_COUNT; k++) fprintf(out, "%s\"%s\": %" PRIu64, k ? ", " : "", stall_names[k], sm->stall[k]);
+            fputs("}}", out);
+        }
+        fputs("\n  ]", out);
     }
-    fputs("\n}\n", out);
+    fputs(",\n  \"source\": [", out);
+    int first = 1;
+    for (int l = 1; l <= r->stats.nlines; l++) {
+        const LineStats *ls = &r->stats.line[l];
+        uint64_t tot = 0;
+        for (int k = 0; k < STALL_COUNT; k++) tot += ls->stall[k];
+        if (!ls->inst && !tot) continue;
+        int len;
+        const char *src = program_line(r->prog, l, &len);
+        char text[256];
+        snprintf(text, sizeof text, "%.*s", len > 200 ? 200 : len, src);
+        fprintf(out, "%s\n    {\"line\": %d, \"text\": ", first ? "" : ",", l);
+        json_string(out, text);
+        fprintf(out, ", \"inst\": %" PRIu64 ", \"thread_inst\": %" PRIu64 ", \"divergent\": %" PRIu64, ls->inst, ls->thread_inst,
+                ls->divergent);
+        if (!r->opt.functional) {
+            fputs(", \"stalls\": {", out);
+            int f2 = 1;
+            for (int k = 0; k < STALL_COUNT; k++) {
+                if (!ls->stall[k]) continue;
+                fprintf(out, "%s\"%s\": %" PRIu64, f2 ? "" : ", ", stall_names[k], ls->stall[k]);
+                f2 = 0;
+            }
+            fputc('}', out);
+        }
+        fputc('}', out);
+        first = 0;
+    }
+    fputs("\n  ]\n}\n", out);
 }
 
 static const char *const fault_kinds[] = {

@@ -87,7 +87,7 @@ static void close_state(Timing *t, SmWarp *sw)
 
 static uint32_t line_of(const Timing *t, const Warp *w)
 {
-    if (warp_done(w)) return 0;
+    if (warp_done(w)) return 0;   /* callers keep the line of its last instruction */
     uint32_t pc = warp_pc((Warp *)w);
     return pc < (uint32_t)t->k->entry->ncode ? t->k->entry->code[pc].line : 0;
 }
@@ -162,6 +162,8 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
 /* ---- what a warp waits for ------------------------------------------------------- */
 static Pipe pipe_of(const Instr *in)
 {
+    /* parameter and constant loads read the constant bank, not the LSU */
+    if ((in->op == OP_LD) && (in->space == SP_PARAM || in->space == SP_CONST)) return PIPE_NONE;
     switch ((Unit)in->unit) {
     case UNIT_ALU: case UNIT_FP32: case UNIT_CTRL: return PIPE_SP;
     case UNIT_FP64: return PIPE_DP;
@@ -335,7 +337,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
                 issued++;
             } else {
                 if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
-                set_state(t, sw, v.reason, line_of(t, sw->w));
+                /* a draining warp stays charged to its last line (the ret) */
+                set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw->w));
                 sw->wake = v.until;
                 if (sw->finishing && sw->mem_done <= now) { retire_warp(sm, t, slot); continue; }
             }
