@@ -283,7 +283,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         }
     }
     sw->smst->inst++;
-    if (r == ISSUE_BARRIER || r == ISSUE_DONE) {
+    if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
         int rc = cta_barrier_check(t->k, cta);
         if (rc < 0) { t->faulted = 1; return; }
         if (rc > 0) wake_cta(sm, sw->cta, now + 1);

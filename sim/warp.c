@@ -173,6 +173,19 @@ static IssueResult issue_exit(Kernel *k, Warp *w, uint32_t pc, LaneMask exec)
     return ISSUE_OK;
 }
 
+/* The barrier number: an immediate, or a register read from the first
+ * active lane; PTX allows 0-15. */
+static int barrier_id(const Kernel *k, Warp *w, const Instr *in)
+{
+    const Operand *o = &in->opd[0];
+    uint64_t v = (uint64_t)o->imm;
+    if (o->kind == OPD_REG) {
+        LaneMask a = warp_active(w);
+        v = w->r[(size_t)o->r[0] * (size_t)k->warp_size + (size_t)(a ? __builtin_ctz(a) : 0)];
+    }
+    return (int)(v & 15u);
+}
+
 IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
 {
     const Entry *e = k->entry;
@@ -205,8 +218,14 @@ IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
         }
         w->at_barrier = 1;
         w->barrier_pc = pc;
+        w->barrier_id = barrier_id(k, w, in);
+        w->cta->bar_arrived[w->barrier_id] += (uint32_t)k->warp_size;
         simt_advance(&w->simt, pc + 1);
         return ISSUE_BARRIER;
+    case OP_BAR_ARRIVE: case OP_BARRIER_ARRIVE:
+        w->cta->bar_arrived[barrier_id(k, w, in)] += (uint32_t)k->warp_size;
+        simt_advance(&w->simt, pc + 1);
+        return ISSUE_ARRIVE;
     default:
         if (exec_instr(k, w, in, exec, out)) return ISSUE_FAULT;
         simt_advance(&w->simt, pc + 1);
@@ -215,15 +234,7 @@ IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
 }
 
 /* ---- barriers ----------------------------------------------------------------------- */
-static uint32_t barrier_threads(const Kernel *k, const Warp *w)
-{
-    /* bar.sync a, b: b threads must arrive; without b, the whole block */
-    const Instr *in = &k->entry->code[w->barrier_pc];
-    if (in->nops > 1 && in->opd[1].kind == OPD_IMM) return (uint32_t)in->opd[1].imm;
-    return 0;
-}
-
-/* A barrier fault points at the bar.sync, not at the pc after it. */
+/* A blamed barrier fault points at the bar.sync, not at the pc after it. */
 static void blame_barrier(Kernel *k, const Warp *w)
 {
     k->fault.warp = -1;
@@ -231,31 +242,34 @@ static void blame_barrier(Kernel *k, const Warp *w)
     k->fault.line = k->entry->code[w->barrier_pc].line;
 }
 
-int cta_barrier_check(Kernel *k, Cta *c)
+/* Threads barrier id of this CTA waits for: the b operand of a waiting
+ * bar.sync, else every live warp. */
+static uint32_t barrier_need(const Kernel *k, const Cta *c, int id)
 {
-    int waiting = 0, live = 0;
+    for (int i = 0; i < c->nwarps; i++) {
+        const Warp *w = &c->warps[i];
+        if (warp_done(w) || !w->at_barrier || w->barrier_id != id) continue;
+        const Instr *in = &k->entry->code[w->barrier_pc];
+        if (in->nops > 1 && in->opd[1].kind == OPD_IMM) return (uint32_t)in->opd[1].imm;
+    }
+    return (uint32_t)(c->live_warps * k->warp_size);
+}
+
+static int release(Kernel *k, Cta *c, int id)
+{
     const Warp *first = NULL;
-    int same_pc = 1;
-    uint32_t arrived = 0;
     for (int i = 0; i < c->nwarps; i++) {
         Warp *w = &c->warps[i];
-        if (warp_done(w)) continue;
-        live++;
-        if (!w->at_barrier) continue;
-        waiting++;
-        arrived += (uint32_t)k->warp_size;
-        if (!first) first = w;
-        else if (w->barrier_pc != first->barrier_pc) same_pc = 0;
-    }
-    if (!waiting || waiting < live) return 0;
-    if (!same_pc) {
+        if (warp_done(w) || !w->at_barrier || w->barrier_id != id) continue;
+        if (!first) { first = w; continue; }
+        if (w->barrier_pc == first->barrier_pc) continue;
         char list[400];
         size_t n = 0;
-        for (int i = 0; i < c->nwarps && n < sizeof list - 60; i++) {
-            const Warp *w = &c->warps[i];
-            if (warp_done(w) || !w->at_barrier) continue;
+        for (int j = 0; j < c->nwarps && n < sizeof list - 60; j++) {
+            const Warp *x = &c->warps[j];
+            if (warp_done(x) || !x->at_barrier || x->barrier_id != id) continue;
             n += (size_t)snprintf(list + n, sizeof list - n, "%swarp %d (lanes 0x%08x) at line %u", n ? ", " : "",
-                                  w->id, w->live, k->entry->code[w->barrier_pc].line);
+                                  x->id, x->live, k->entry->code[x->barrier_pc].line);
         }
         kernel_fault(k, first, -1, FAULT_BARRIER,
                      "barrier divergence in block (%u,%u,%u): warps wait at different bar.sync instructions: %s",
@@ -263,14 +277,44 @@ int cta_barrier_check(Kernel *k, Cta *c)
         blame_barrier(k, first);
         return -1;
     }
-    uint32_t need = barrier_threads(k, first);
-    if (need && arrived < need) {
-        kernel_fault(k, first, -1, FAULT_DEADLOCK,
-                     "deadlock in block (%u,%u,%u): bar.sync waits for %u threads but only %u can arrive",
-                     c->id[0], c->id[1], c->id[2], need, arrived);
-        blame_barrier(k, first);
-        return -1;
-    }
-    for (int i = 0; i < c->nwarps; i++) c->warps[i].at_barrier = 0;
+    for (int i = 0; i < c->nwarps; i++)
+        if (c->warps[i].at_barrier && c->warps[i].barrier_id == id) c->warps[i].at_barrier = 0;
+    c->bar_arrived[id] = 0;
     return 1;
+}
+
+int cta_barrier_check(Kernel *k, Cta *c)
+{
+    int released = 0, live = 0, blocked = 0;
+    for (int id = 0; id < 16; id++) {
+        int waiting = 0;
+        for (int i = 0; i < c->nwarps; i++)
+            if (!warp_done(&c->warps[i]) && c->warps[i].at_barrier && c->warps[i].barrier_id == id) waiting++;
+        if (!waiting || c->bar_arrived[id] < barrier_need(k, c, id)) continue;
+        if (release(k, c, id) < 0) return -1;
+        released = 1;
+    }
+    if (released) return 1;
+    const Warp *stuck = NULL;
+    for (int i = 0; i < c->nwarps; i++) {
+        const Warp *w = &c->warps[i];
+        if (warp_done(w)) continue;
+        live++;
+        if (w->at_barrier) { blocked++; if (!stuck) stuck = w; }
+    }
+    if (!live || blocked < live) return 0;
+    /* Every live warp waits and nothing can complete.  Warps of one
+     * barrier at different instructions are divergence, whatever the counts
+     * (release() reports it); otherwise the count can never be met. */
+    uint32_t need = barrier_need(k, c, stuck->barrier_id);
+    for (int i = 0; i < c->nwarps; i++) {
+        const Warp *w = &c->warps[i];
+        if (!warp_done(w) && w->at_barrier && w->barrier_id == stuck->barrier_id && w->barrier_pc != stuck->barrier_pc)
+            return release(k, c, stuck->barrier_id);
+    }
+    kernel_fault(k, stuck, -1, FAULT_DEADLOCK,
+                 "deadlock in block (%u,%u,%u): bar.sync %d waits for %u threads but only %u can arrive",
+                 c->id[0], c->id[1], c->id[2], stuck->barrier_id, need, c->bar_arrived[stuck->barrier_id]);
+    blame_barrier(k, stuck);
+    return -1;
 }

@@ -53,6 +53,7 @@ typedef struct Warp {
     LaneMask *p;                 /* predicate registers, one bit per lane */
     int at_barrier;              /* waiting at bar.sync */
     uint32_t barrier_pc;
+    int barrier_id;              /* 0-15 */
     uint64_t issued;             /* warp instructions issued */
 } Warp;
 
@@ -65,6 +66,7 @@ struct Cta {
     uint8_t *lmem; uint32_t lmem_bytes;   /* per thread */
     int live_warps;              /* warps with live lanes */
     int smid;
+    uint32_t bar_arrived[16];    /* threads counted at each barrier (warps x warp size) */
 };
 
 struct Kernel {
@@ -93,7 +95,7 @@ typedef struct MemAccess {
     uint64_t addr[WARP_MAX];     /* state-space address per lane */
 } MemAccess;
 
-typedef enum IssueResult { ISSUE_OK, ISSUE_BARRIER, ISSUE_DONE, ISSUE_FAULT } IssueResult;
+typedef enum IssueResult { ISSUE_OK, ISSUE_BARRIER, ISSUE_ARRIVE, ISSUE_DONE, ISSUE_FAULT } IssueResult;
 
 typedef struct ExecOut {
     LaneMask exec;               /* lanes that executed (guard true) */
@@ -116,9 +118,13 @@ static inline int warp_done(const Warp *w) { return simt_done(&w->simt); }
 static inline uint32_t warp_pc(Warp *w) { return simt_top(&w->simt)->pc; }
 static inline LaneMask warp_active(Warp *w) { return simt_top(&w->simt)->mask; }
 
-/* Barrier bookkeeping of a CTA: release the warps waiting at bar.sync once
- * every warp with live lanes is there; fault on barrier divergence.
- * Returns 1 if warps were released, 0 if still waiting, -1 on a fault. */
+/* Barrier bookkeeping of a CTA (PTX bar.sync/bar.arrive a[, b]): each warp
+ * arriving at barrier a counts warp_size threads; the barrier completes when
+ * b threads (default: every live warp of the block) have arrived, releasing
+ * the warps waiting on it.  Warps released together from different bar.sync
+ * instructions are barrier divergence (seed 004, figure 4.4); a block whose
+ * live warps all wait on barriers that cannot complete is a deadlock.
+ * Returns 1 if warps were released, 0 if none, -1 on a fault. */
 int cta_barrier_check(Kernel *k, Cta *c);
 
 /* Fill k->fault for warp w at its pc (lane -1: the whole warp). */

@@ -83,7 +83,7 @@ static const Expect bar_warps = {
 static const Expect deadlock = {
     "tests/data/fault_deadlock.s", 0, FAULT_DEADLOCK, { 0, 0, 0 }, -1, -1, { 0, 0, 0 }, 1, 9,
     "tests/data/fault_deadlock.s:9:5: fault (deadlock): ",
-    "deadlock in block (0,0,0): bar.sync waits for 128 threads but only 64 can arrive",
+    "deadlock in block (0,0,0): bar.sync 0 waits for 128 threads but only 64 can arrive",
     "  in launch 1 (k), block (0,0,0), pc 1: bar.sync 0, 128;",
 };
 
@@ -267,6 +267,26 @@ static int run_binary(const char *args, char *err, size_t size)
     return WEXITSTATUS(st);
 }
 
+/* bar.arrive on a named barrier with a thread count lets a producer warp go
+ * on while a consumer warp waits: no deadlock, and the consumer sees the
+ * value (functional and timing). */
+static void test_named_barrier_arrive(void **state)
+{
+    (void)state;
+    DiagList dl = { 0 };
+    Program *p = asm_assemble_file("tests/data/named_barrier.s", NULL, &dl);
+    assert_non_null(p);
+    Config cfg;
+    config_defaults(&cfg);
+    for (int functional = 0; functional < 2; functional++) {
+        Run r;
+        assert_int_equal(run_program(&r, p, &cfg, "(defaults)", &(RunOptions){ .functional = functional }, &dl), RUN_OK);
+        run_free(&r);
+    }
+    program_free(p);
+    diag_free(&dl);
+}
+
 static void test_binary_exit_status(void **state)
 {
     (void)state;
@@ -306,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_membermask),
         cmocka_unit_test(test_watchdog),
         cmocka_unit_test(test_no_fault_without_the_mistake),
+        cmocka_unit_test(test_named_barrier_arrive),
         cmocka_unit_test(test_binary_exit_status),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
