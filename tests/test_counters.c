@@ -1,0 +1,107 @@
+/* test_counters.c - the functional counters pinned to hand-computed values
+ * on the library kernels, among them the seeds' own numbers. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+
+#include "isa/asm.h"
+#include "sim/config.h"
+#include "sim/run.h"
+
+static Stats run_functional(const char *path, const AsmDefine *d, int nd)
+{
+    DiagList dl = { 0 };
+    AsmOptions o = { d, nd };
+    Program *p = asm_assemble_file(path, &o, &dl);
+    assert_non_null(p);
+    Config c;
+    config_defaults(&c);
+    Run r;
+    assert_int_equal(run_program(&r, p, &c, "(defaults)", &(RunOptions){ .functional = 1 }, &dl), RUN_OK);
+    Stats s = r.stats;
+    s.line = NULL;
+    s.sm = NULL;
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+    return s;
+}
+
+/* Seed 004: 1003 elements in blocks of 64 = 16 blocks, 32 warps; only warp
+ * 31 (threads 992-1023, 11 of them < 1003) diverges. */
+static void test_vecadd_seed004(void **state)
+{
+    (void)state;
+    Stats s = run_functional("kernels/vecadd.s", NULL, 0);
+    assert_int_equal(s.ctas_launched, 16);
+    assert_int_equal(s.warps_launched, 32);
+    /* 10 instructions to the branch, 8 in the body, ret: 19 per warp */
+    assert_int_equal(s.inst, 32 * 19);
+    /* 31 full warps x 19 x 32 lanes, warp 31: 10x32 + 8x11 + 1x32 */
+    assert_int_equal(s.thread_inst, 31 * 19 * 32 + 10 * 32 + 8 * 11 + 32);
+    assert_int_equal(s.branches, 32);
+    assert_int_equal(s.branch_divergent, 1);
+    assert_int_equal(s.branch_uniform, 31);
+    assert_int_equal(s.branch_targets, 31 + 2);
+    assert_int_equal(s.mem_inst[SP_GLOBAL][0], 64);
+    assert_int_equal(s.mem_inst[SP_GLOBAL][1], 32);
+    assert_int_equal(s.mem_inst[SP_PARAM][0], 32 * 4);
+    /* SIMD efficiency 19288 / (608 x 32) = 99.14% */
+    double eff = stats_simd_efficiency(&s, 32);
+    assert_true(eff > 99.13 && eff < 99.15);
+    /* exactly multiple of the block: no divergence */
+    AsmDefine d = { "N", "1024" };
+    s = run_functional("kernels/vecadd.s", &d, 1);
+    assert_int_equal(s.branch_divergent, 0);
+}
+
+/* Seed 004: a 62 x 76 image in 16x16 blocks: 20 blocks, 160 warps, 31 of
+ * them diverge on the combined bounds test. */
+static void test_gray2d_seed004(void **state)
+{
+    (void)state;
+    Stats s = run_functional("kernels/gray2d.s", NULL, 0);
+    assert_int_equal(s.ctas_launched, 20);
+    assert_int_equal(s.warps_launched, 160);
+    assert_int_equal(s.branch_divergent, 31);
+}
+
+/* evenodd: N=1000 in blocks of 128 = 8 blocks, 32 warps; every warp splits
+ * on its if/else (32), plus the bounds test of warp 31 (threads 992-1023,
+ * 8 of them < 1000). */
+static void test_evenodd(void **state)
+{
+    (void)state;
+    Stats s = run_functional("kernels/evenodd.s", NULL, 0);
+    assert_int_equal(s.warps_launched, 32);
+    assert_int_equal(s.branch_divergent, 33);
+    assert_true(s.simt_max_depth >= 2);
+}
+
+/* reduce_interleaved: 8192 elements, blocks of 256: 32 blocks + 1 block in
+ * the second launch = 33 blocks of 8 warps.  Per block the tree's test
+ * tid % (2s) == 0 splits every warp for s = 1..16 (5 steps x 8 warps = 40),
+ * then for s = 32, 64, 128 it splits the 4, 2, 1 warps that still have a
+ * working thread: 47 per block. */
+static void test_reduce_interleaved(void **state)
+{
+    (void)state;
+    Stats s = run_functional("kernels/reduce_interleaved.s", NULL, 0);
+    assert_int_equal(s.ctas_launched, 33);
+    assert_int_equal(s.branch_divergent, 33 * 47);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vecadd_seed004),
+        cmocka_unit_test(test_gray2d_seed004),
+        cmocka_unit_test(test_evenodd),
+        cmocka_unit_test(test_reduce_interleaved),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
