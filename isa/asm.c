@@ -60,6 +60,7 @@ typedef struct Asm {
     DefSlot *defs; int ndefs;
     StrMap defmap, entrymap, bufmap, modvars;
     int *def_stack; int ndef_stack;
+    int stale_errors;         /* uses of a .define whose error is already reported */
 
     /* the entry being assembled */
     Entry *e;
@@ -193,16 +194,31 @@ static int expect(Asm *A, int c, const char *context)
     return -1;
 }
 
-/* Error recovery: skip to just past the next ';' (stopping before '}' or at
- * EOF), or in line mode to the end of the line. */
+/* Error recovery: skip to just past the next ';' (stopping before the '}'
+ * that closes the entry, or at EOF), or in line mode to the end of the line.
+ * Braces opened inside the statement ({%f1, %f2}, = {1, 2}) are skipped. */
 static void skip_statement(Asm *A)
+{
+    for (int depth = 0;;) {
+        Token t = peek(A);
+        if (t.kind == TOK_EOF || t.kind == TOK_EOL) return;
+        if (is_punct(&t, '}') && depth-- == 0) return;
+        if (is_punct(&t, '{')) depth++;
+        next(A);
+        if (is_punct(&t, ';')) return;
+    }
+}
+
+/* After an error inside braces whose '{' is already consumed: skip past the
+ * matching '}' (stopping before ';'), so the statement's own '}' is not taken
+ * for the end of the entry. */
+static void skip_braces(Asm *A)
 {
     for (;;) {
         Token t = peek(A);
-        if (t.kind == TOK_EOF || t.kind == TOK_EOL) return;
-        if (is_punct(&t, '}')) return;
+        if (t.kind == TOK_EOF || t.kind == TOK_EOL || is_punct(&t, ';')) return;
         next(A);
-        if (is_punct(&t, ';')) return;
+        if (is_punct(&t, '}')) return;
     }
 }
 
@@ -358,7 +374,11 @@ static void restore_lex(Asm *A, const LexState *s)
 static int define_value(Asm *A, int idx, const Token *use, int64_t *out)
 {
     DefSlot *d = &A->defs[idx];
-    if (d->state == 2) { *out = d->value; return d->ok ? 0 : -1; }
+    if (d->state == 2) {
+        *out = d->value;
+        if (!d->ok) A->stale_errors++;
+        return d->ok ? 0 : -1;
+    }
     if (d->state == 1) {
         char chain[256] = "";
         size_t n = 0;
@@ -382,8 +402,8 @@ static int define_value(Asm *A, int idx, const Token *use, int64_t *out)
     else {
         lex_init(&A->lx, A->file, A->src, A->len, A->dl);
         lex_seek(&A->lx, d->pos, d->vline, d->vcol);
-        A->lx.at_bol = 0;
     }
+    A->lx.at_bol = 0;      /* the value's first token is not a new line */
     A->nla = 0;
     A->line_mode = 1;
     int64_t v = 0;
@@ -600,6 +620,12 @@ static int parse_const_init(Asm *A, Var *v, uint8_t *image)
         } else {
             if (t.kind == TOK_FLOAT) { err(A, &t, "floating-point initializer for integer array %s", v->name); return -1; }
             uint64_t x = neg ? (uint64_t)0 - t.ival : t.ival;
+            /* as immediates: any value of the width, signed or unsigned */
+            if (esize < 8 && (neg ? t.ival > (1ull << (8 * esize - 1)) : t.ival >= (1ull << (8 * esize)))) {
+                err(A, &t, "initializer %s%llu does not fit in .%s", neg ? "-" : "", (unsigned long long)t.ival,
+                    isa_type_name((DataType)v->type));
+                return -1;
+            }
             memcpy(dst, &x, (size_t)esize);   /* little-endian host, as the simulated GPU */
         }
         if (!braces) return 0;
@@ -706,7 +732,12 @@ static void parse_var_decl(Asm *A, const Token *dir, int is_extern)
     p->nvars++;
     if (accept(A, '=')) {
         if (space != SP_CONST) { Token at = peek(A); err(A, &at, "only .const variables can have an initializer"); skip_statement(A); return; }
-        if (parse_const_init(A, v, p->const_data)) { skip_statement(A); return; }
+        Token open = peek(A);
+        if (parse_const_init(A, v, p->const_data)) {
+            if (is_punct(&open, '{')) skip_braces(A);
+            skip_statement(A);
+            return;
+        }
     }
     if (expect(A, ';', "after the variable declaration")) skip_statement(A);
 }
@@ -943,6 +974,8 @@ static DataType slot_type(const Instr *in, int slot)
     if (in->op == OP_CVT && slot == 1) return (DataType)in->stype;
     if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return T_U32;
     if ((in->op == OP_POPC || in->op == OP_CLZ) && slot == 0) return T_U32;
+    if (in->mul == MUL_WIDE && isa_operand_bits(in, slot) > isa_type_bits((DataType)in->type))
+        return (DataType)(in->type + 1);   /* mad.wide's c: u16->u32, s32->s64 (ISA_TYPES order) */
     return (DataType)in->type;
 }
 
@@ -963,8 +996,9 @@ static int check_reg_width(Asm *A, const Token *t, const Instr *in, int slot, in
     if (is_pred || need == 0 || need <= 16) return 0;
     int have = A->e->regs[idx].bits;
     if (have != need) {
-        err(A, t, "%s is a %d-bit register; %s.%s needs a %d-bit register here", show(t, b, sizeof b), have,
-            opname(in), isa_type_name(slot_type(in, slot)), need);
+        err(A, t, "%s is a %d-bit register; %s%s.%s needs a %d-bit register here", show(t, b, sizeof b), have,
+            opname(in), in->mul == MUL_WIDE ? ".wide" : "",
+            isa_type_name(in->mul == MUL_WIDE ? (DataType)in->type : slot_type(in, slot)), need);
         return -1;
     }
     return 0;
@@ -1021,6 +1055,20 @@ static int imm_to_slot(Asm *A, const Token *t, const Instr *in, int slot, Operan
     return 0;
 }
 
+/* The "+8", "-4", "+TILE*4-8" after an address's base: + and - terms, each
+ * a product, added to *imm. */
+static int parse_offset(Asm *A, int64_t *imm)
+{
+    for (Token op = peek(A); is_punct(&op, '+') || is_punct(&op, '-'); op = peek(A)) {
+        next(A);
+        int64_t off;
+        if (parse_binary(A, prec_of('*'), &off)) return -1;
+        if (op.punct == '-') { if (off == INT64_MIN) return overflow(A, &op); off = -off; }
+        if (__builtin_add_overflow(*imm, off, imm)) return overflow(A, &op);
+    }
+    return 0;
+}
+
 /* A source operand: register, special register, immediate, or variable. */
 static int parse_src(Asm *A, Instr *in, int slot, Operand *o)
 {
@@ -1055,12 +1103,7 @@ static int parse_src(Asm *A, Instr *in, int slot, Operand *o)
         }
         o->kind = OPD_SYM;
         o->sym = lookup_var(A, &t);
-        if (accept(A, '+')) {
-            int64_t off;
-            if (parse_unary(A, &off)) return -1;
-            o->imm = off;
-        }
-        return 0;
+        return parse_offset(A, &o->imm);
     }
     if (t.kind == TOK_IDENT && strmap_get(&A->parammap, t.s, t.len) >= 0) {
         next(A);
@@ -1142,13 +1185,7 @@ static int parse_mem(Asm *A, Instr *in, Operand *o)
         o->imm = v;
     }
     Token s = peek(A);
-    if (is_punct(&s, '+') || is_punct(&s, '-')) {
-        next(A);
-        int64_t off;
-        if (parse_unary(A, &off)) return -1;
-        if (s.punct == '-') { if (off == INT64_MIN) return overflow(A, &s); off = -off; }
-        if (__builtin_add_overflow(o->imm, off, &o->imm)) return overflow(A, &s);
-    }
+    if (parse_offset(A, &o->imm)) return -1;
     if (o->imm < INT32_MIN || o->imm > INT32_MAX) {
         err(A, &s, "%s: address offset %lld is out of range", opname(in), (long long)o->imm);
         return -1;
@@ -1186,25 +1223,31 @@ static int parse_vec_or_reg(Asm *A, Instr *in, int slot, Operand *o, int is_dst)
     if (!is_punct(&t, '{')) { err(A, &t, "%s.v%d needs %d registers in braces, like {%%f1, %%f2}", opname(in), in->vec, in->vec); return -1; }
     next(A);
     o->kind = OPD_VEC;
+    /* on an error inside the braces, skip past the '}' so the caller's
+     * recovery does not take it for the end of the entry */
     for (int i = 0;; i++) {
         Token r = peek(A);
-        if (i >= in->vec) { err(A, &r, "%s.v%d takes exactly %d registers", opname(in), in->vec, in->vec); return -1; }
+        if (i >= in->vec) { err(A, &r, "%s.v%d takes exactly %d registers", opname(in), in->vec, in->vec); goto fail; }
         if (r.kind == TOK_IDENT && tok_is(&r, "_") && is_dst) {
             next(A);
             o->r[i] = REG_NONE;
         } else {
             Operand one;
             memset(&one, 0, sizeof one);
-            if (parse_reg(A, in, slot, &one)) return -1;
+            if (parse_reg(A, in, slot, &one)) goto fail;
             o->r[i] = one.r[0];
         }
         o->n = (uint8_t)(i + 1);
-        Token sep = next(A);
-        if (is_punct(&sep, '}')) break;
-        if (!is_punct(&sep, ',')) { err(A, &sep, "expected ',' or '}' in a register vector, got %s", show(&sep, b, sizeof b)); return -1; }
+        Token sep = peek(A);
+        if (is_punct(&sep, '}')) { next(A); break; }
+        if (!is_punct(&sep, ',')) { err(A, &sep, "expected ',' or '}' in a register vector, got %s", show(&sep, b, sizeof b)); goto fail; }
+        next(A);
     }
     if (o->n != in->vec) { err(A, &t, "%s.v%d takes exactly %d registers, got %d", opname(in), in->vec, in->vec, o->n); return -1; }
     return 0;
+fail:
+    skip_braces(A);
+    return -1;
 }
 
 static int parse_label_ref(Asm *A, Instr *in, Operand *o)
@@ -1471,8 +1514,6 @@ static void finish_entry(Asm *A)
             if (e->regs[i].used) n += e->regs[i].bits == 64 ? 2 : 1;
         e->regs_per_thread = n;
     }
-    e->shared_bytes += A->module_shared;   /* module-scope .shared is in every CTA */
-    e->local_bytes += A->module_local;
     if (cfg_build(e)) abort();
     strmap_clear(&A->regmap);
     strmap_clear(&A->predmap);
@@ -1524,11 +1565,16 @@ static void parse_body_statement(Asm *A, int *depth)
 
 static void parse_entry(Asm *A)
 {
-    Token name = next(A);
+    Token name = peek(A);
     char b[64];
     if (name.kind != TOK_IDENT) {
         err(A, &name, "expected the entry's name after .entry, got %s", show(&name, b, sizeof b));
-        return;
+        /* with its parameters or body still there, check them as a nameless
+         * entry rather than report them as stray top-level text */
+        if (!is_punct(&name, '(') && !is_punct(&name, '{')) { next(A); return; }
+        name.len = 0;
+    } else {
+        next(A);
     }
     Program *p = A->p;
     if (strmap_get(&A->entrymap, name.s, name.len) >= 0) err(A, &name, "entry %s defined twice", show(&name, b, sizeof b));
@@ -1543,6 +1589,9 @@ static void parse_entry(Asm *A)
     p->nentries++;
     A->e = e;
     A->capcode = A->capregs = A->cappreds = A->caplabels = 0;
+    /* module-scope .shared is in every CTA, below the entry's own variables */
+    e->shared_bytes = A->module_shared;
+    e->local_bytes = A->module_local;
 
     if (accept(A, '(')) parse_params(A);
     for (;;) {
@@ -1745,7 +1794,10 @@ static void parse_buffer(Asm *A)
             s.init = INIT_FILE;
             if (expect(A, '(', "after file")) return;
             Token path = next(A);
-            if (path.kind != TOK_STRING) { err(A, &path, "file() takes a quoted path, got %s", show(&path, b, sizeof b)); return; }
+            if (path.kind != TOK_STRING) {
+                if (path.kind != TOK_ERROR) err(A, &path, "file() takes a quoted path, got %s", show(&path, b, sizeof b));
+                return;
+            }
             if (expect(A, ')', "after the path")) return;
             s.path = string_value(&path);
         } else {
@@ -1822,7 +1874,10 @@ static void parse_check(Asm *A)
             if (c.equals < 0) { err(A, &o, "unknown buffer %s", show(&o, b, sizeof b)); goto fail; }
         } else if (tok_is(&key, "file")) {
             Token path = next(A);
-            if (path.kind != TOK_STRING) { err(A, &path, "file= takes a quoted path, got %s", show(&path, b, sizeof b)); goto fail; }
+            if (path.kind != TOK_STRING) {
+                if (path.kind != TOK_ERROR) err(A, &path, "file= takes a quoted path, got %s", show(&path, b, sizeof b));
+                goto fail;
+            }
             free(c.path);
             c.path = string_value(&path);
         } else if (tok_is(&key, "tol")) { if (parse_number(A, &c.tol)) goto fail; }
@@ -1840,11 +1895,11 @@ fail:
 static void host_directive(Asm *A, const Token *d, void (*fn)(Asm *))
 {
     A->line_mode = 1;
-    int before = diag_count(A->dl);
+    int before = diag_count(A->dl) + A->stale_errors;
     if (fn) fn(A);
     Token t = peek(A);
     char b[64];
-    if (diag_count(A->dl) == before && t.kind != TOK_EOL && t.kind != TOK_EOF)
+    if (diag_count(A->dl) + A->stale_errors == before && t.kind != TOK_EOL && t.kind != TOK_EOF)
         err(A, &t, "unexpected %s at the end of %.*s", show(&t, b, sizeof b), d->len, d->s);
     skip_line(A);
     A->line_mode = 0;
@@ -1896,7 +1951,7 @@ static void parse_top(Asm *A)
         next_raw(A);
         if (tok_is(&t, ".version") || tok_is(&t, ".target") || tok_is(&t, ".address_size") ||
             tok_is(&t, ".file") || tok_is(&t, ".loc") || tok_is(&t, ".pragma")) { skip_line(A); accept(A, ';'); }
-        else if (tok_is(&t, ".define")) { A->line_mode = 1; check_define_line(A); A->line_mode = 0; }
+        else if (tok_is(&t, ".define")) { A->line_mode = 1; check_define_line(A); skip_line(A); A->line_mode = 0; }
         else if (tok_is(&t, ".buffer")) host_directive(A, &t, parse_buffer);
         else if (tok_is(&t, ".launch")) host_directive(A, &t, parse_launch);
         else if (tok_is(&t, ".check")) host_directive(A, &t, parse_check);
@@ -2022,6 +2077,12 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
     parse_top(&A);
     if (A.e) finish_entry(&A);
     resolve_launches(&A);
+    /* every .define with its final value (after -D), for reports */
+    if (A.ndefs) p->defines = xrealloc(NULL, (size_t)A.ndefs * sizeof *p->defines);
+    for (int i = 0; i < A.ndefs; i++) {
+        const DefSlot *d = &A.defs[i];
+        p->defines[p->ndefines++] = (Define){ xstrndup(d->name, strlen(d->name)), d->value, d->override != NULL, d->line };
+    }
     if (len > 0 && p->nentries == 0 && diag_count(dl) == errors_before)
         diag_add(dl, filename, 0, 0, NULL, "no .entry in the file");
     free_asm(&A);

@@ -189,10 +189,19 @@ void disasm_entry(const Program *p, int ei, FILE *out)
             e->name, e->ncode, e->nblocks, e->regs_per_thread, e->regs_stated ? " (stated)" : "",
             e->shared_bytes, e->local_bytes);
     fprintf(out, ".entry %s (", e->name);
+    uint32_t end = 0;
     for (int i = 0; i < e->nparams; i++) {
         const Param *pa = &e->params[i];
         int esize = isa_type_bits((DataType)pa->type) / 8;
-        fprintf(out, "%s\n    .param .%s %s", i ? "," : "", isa_type_name((DataType)pa->type), pa->name);
+        fprintf(out, "%s\n    .param ", i ? "," : "");
+        /* a stated .align moved this parameter: the largest power of two
+         * dividing its offset puts it back in the same place */
+        if (esize && (end + (uint32_t)esize - 1) / (uint32_t)esize * (uint32_t)esize != pa->offset) {
+            uint32_t a = pa->offset & -pa->offset;
+            fprintf(out, ".align %u ", a > 256 ? 256 : a);
+        }
+        end = pa->offset + pa->size;
+        fprintf(out, ".%s %s", isa_type_name((DataType)pa->type), pa->name);
         if (esize && pa->size != (uint32_t)esize) fprintf(out, "[%u]", pa->size / (uint32_t)esize);
     }
     fprintf(out, "%s)\n", e->nparams ? "\n" : "");

@@ -251,6 +251,15 @@ static const char *const unit_class_names[] = {
     [UC_CTRL] = "branch", [UC_SYNC] = "sync",
 };
 
+/* A table cell: '|' would end the cell, even inside a code span. */
+static void doc_cell(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|') fputc('\\', out);
+        fputc(*s, out);
+    }
+}
+
 static void doc_types(FILE *out, uint32_t mask)
 {
     int first = 1;
@@ -310,11 +319,16 @@ void isa_doc(FILE *out)
           "| opcode | operands | types | modifiers | unit | meaning |\n|---|---|---|---|---|---|\n", out);
     for (int op = 0; op < OP_COUNT; op++) {
         const OpInfo *o = &isa_ops[op];
-        fprintf(out, "| `%s` | `%s` | ", o->mnemonic, format_syntax[o->format]);
+        fprintf(out, "| `%s` | ", o->mnemonic);
+        if (*format_syntax[o->format]) { fputc('`', out); doc_cell(out, format_syntax[o->format]); fputc('`', out); }
+        else fputc('-', out);
+        fputs(" | ", out);
         doc_types(out, o->types);
         fputs(" | ", out);
         doc_mods(out, o->mods);
-        fprintf(out, " | %s | %s |\n", unit_class_names[o->unit], o->meaning);
+        fprintf(out, " | %s | ", unit_class_names[o->unit]);
+        doc_cell(out, o->meaning);
+        fputs(" |\n", out);
     }
     fputs("\n## Defined results where PTX leaves them undefined\n\n"
           "- Integer `div` by zero gives all ones (`0xFFFFFFFF` for 32 bits), `rem` by zero\n"

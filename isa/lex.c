@@ -22,6 +22,8 @@ void lex_init(Lexer *lx, const char *file, const char *src, size_t len, DiagList
     lx->col = 1;
     lx->at_bol = 1;
     lx->dl = dl;
+    /* a UTF-8 byte-order mark (some Windows editors write one) is not text */
+    if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) lx->pos = 3;
 }
 
 void lex_seek(Lexer *lx, size_t pos, int line, int col)
@@ -200,13 +202,15 @@ Token lex_next(Lexer *lx)
     if (is_ident_start(c) || ((c == '.' || c == '%') && is_ident_start(peekc(lx, 1)))) {
         t.kind = c == '.' ? TOK_DIRECTIVE : c == '%' ? TOK_REG : TOK_IDENT;
         advance(lx);
-        while (is_ident_char(peekc(lx, 0)) ||
-               (t.kind != TOK_DIRECTIVE && peekc(lx, 0) == '.' && is_ident_char(peekc(lx, 1))))
-            advance(lx);
-        /* PTX's `::` qualifiers (.shared::cta, .L1::no_allocate) stay part of the word */
-        while (peekc(lx, 0) == ':' && peekc(lx, 1) == ':' && is_ident_char(peekc(lx, 2))) {
-            advance(lx); advance(lx);
-            while (is_ident_char(peekc(lx, 0))) advance(lx);
+        /* PTX's `::` qualifiers (.shared::cta, .L1::no_allocate) stay part of
+         * the word, and so do the dot-suffixes after them (ld.shared::cta.f32) */
+        for (;;) {
+            if (is_ident_char(peekc(lx, 0)) ||
+                (t.kind != TOK_DIRECTIVE && peekc(lx, 0) == '.' && is_ident_char(peekc(lx, 1))))
+                advance(lx);
+            else if (peekc(lx, 0) == ':' && peekc(lx, 1) == ':' && is_ident_char(peekc(lx, 2))) {
+                advance(lx); advance(lx);
+            } else break;
         }
     } else if (isdigit(c)) {
         lex_number(lx, &t);
@@ -223,7 +227,7 @@ Token lex_next(Lexer *lx)
             advance(lx);
             t.kind = TOK_STRING;
         }
-    } else if (strchr(",;:[](){}<>+-*/%&|^~!=@", c)) {
+    } else if (c != '\0' && strchr(",;:[](){}<>+-*/%&|^~!=@", c)) {   /* strchr finds the NUL too */
         t.kind = TOK_PUNCT;
         int two = two_char(c, peekc(lx, 1));
         advance(lx);

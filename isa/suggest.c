@@ -24,16 +24,27 @@ int suggest_distance(const char *a, const char *b)
     return prev[lb] > 99 ? 99 : prev[lb];
 }
 
+static int common_prefix(const char *a, const char *b)
+{
+    int n = 0;
+    while (a[n] && tolower((unsigned char)a[n]) == tolower((unsigned char)b[n])) n++;
+    return n;
+}
+
 const char *suggest_best(const char *word, const void *cands, size_t n, size_t stride)
 {
     const char *best = NULL;
-    int best_d = 3;
+    int best_d = 3, best_prefix = -1;
     int limit = (int)strlen(word);
     for (size_t i = 0; i < n; i++) {
         const char *c = *(const char *const *)((const char *)cands + i * stride);
         if (!c) continue;
         int d = suggest_distance(word, c);
-        if (d < best_d && d < limit) { best_d = d; best = c; }
+        if (d >= limit || d > best_d) continue;
+        /* ties go to the longer common prefix: "ad" is "add" missing a
+         * letter more likely than "ld" with the first one wrong */
+        int pre = common_prefix(word, c);
+        if (d < best_d || (best && pre > best_prefix)) { best_d = d; best = c; best_prefix = pre; }
     }
     return best;
 }

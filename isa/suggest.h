@@ -9,9 +9,9 @@
 int suggest_distance(const char *a, const char *b);
 
 /* The candidate closest to word, or NULL if none is close enough (distance
- * at most 2, and less than the word's length).  cands is an array of n
- * strings; stride lets it walk an array of structs whose first member is a
- * const char * (pass sizeof(the struct)). */
+ * at most 2, and less than the word's length); ties go to the longer common
+ * prefix.  cands is an array of n strings; stride lets it walk an array of
+ * structs whose first member is a const char * (pass sizeof(the struct)). */
 const char *suggest_best(const char *word, const void *cands, size_t n, size_t stride);
 
 #endif
