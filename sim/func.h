@@ -7,11 +7,12 @@
 
 #include <stdint.h>
 
+#include "sim/config.h"
 #include "sim/warp.h"
 
 /* Run launch li of p.  max_steps bounds the warp instructions of one block
  * (0: no bound; the watchdog).  0 ok, -1 on a fault (in *fault). */
-int func_run(const Program *p, int li, Memory *m, Stats *st, int warp_size, int nsms,
-             int max_warps_per_sm, uint64_t max_steps, Fault *fault);
+int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
+             uint64_t max_steps, Fault *fault);
 
 #endif

@@ -17,7 +17,7 @@ typedef struct Metric {
     const char *label;      /* for the text report */
 } Metric;
 
-enum { MAX_METRICS = 64 };
+enum { MAX_METRICS = 96 };
 
 static int add(Metric *m, int n, const char *name, double v, int is_int, const char *label)
 {
@@ -75,6 +75,24 @@ static int collect(const Run *r, Metric *m)
     n = add(m, n, "gpusim__inst_executed_op_generic_ld.sum", (double)s->mem_inst[SP_NONE][0], 1, "generic loads");
     n = add(m, n, "gpusim__inst_executed_op_generic_st.sum", (double)s->mem_inst[SP_NONE][1], 1, "generic stores");
     n = add(m, n, "gpusim__inst_executed_op_param_ld.sum", (double)s->mem_inst[SP_PARAM][0], 1, "parameter loads");
+    n = add(m, n, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", (double)s->requests[0][0], 1, "global load requests");
+    n = add(m, n, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", (double)s->sectors[0][0], 1, "global load sectors (32 B)");
+    n = add(m, n, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", (double)s->requests[0][1], 1, "global store requests");
+    n = add(m, n, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", (double)s->sectors[0][1], 1, "global store sectors (32 B)");
+    n = add(m, n, "gpusim__sectors_per_request_global_ld", s->requests[0][0] ? (double)s->sectors[0][0] / (double)s->requests[0][0] : 0, 0,
+            "sectors per global load request");
+    n = add(m, n, "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", (double)s->requests[1][0], 1, "local load requests");
+    n = add(m, n, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", (double)s->sectors[1][0], 1, "local load sectors");
+    n = add(m, n, "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", (double)s->requests[1][1], 1, "local store requests");
+    n = add(m, n, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", (double)s->sectors[1][1], 1, "local store sectors");
+    n = add(m, n, "gpusim__global_bytes_requested.sum", (double)s->bytes_requested, 1, "bytes the lanes asked for (global+local)");
+    n = add(m, n, "gpusim__global_bytes_moved.sum", (double)s->bytes_moved, 1, "bytes in the sectors moved");
+    n = add(m, n, "gpusim__coalescing_efficiency.pct", s->bytes_moved ? 100.0 * (double)s->bytes_requested / (double)s->bytes_moved : 0, 0,
+            "coalescing efficiency (%)");
+    n = add(m, n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", (double)s->smem_wavefronts[0], 1, "shared load wavefronts");
+    n = add(m, n, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", (double)s->smem_conflicts[0], 1, "shared load bank conflicts");
+    n = add(m, n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", (double)s->smem_wavefronts[1], 1, "shared store wavefronts");
+    n = add(m, n, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", (double)s->smem_conflicts[1], 1, "shared store bank conflicts");
     n = add(m, n, "smsp__inst_executed_op_global_atom.sum", (double)s->atomics[SP_GLOBAL], 1, "global atomics");
     n = add(m, n, "smsp__inst_executed_op_shared_atom.sum", (double)s->atomics[SP_SHARED], 1, "shared atomics");
     n = add(m, n, "smsp__inst_executed_op_barrier.sum", (double)s->barriers, 1, "bar.sync instructions");

@@ -60,7 +60,7 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     uint64_t now = 0;
     for (int i = 0; i < p->nlaunches; i++) {
         int bad = o->functional
-            ? func_run(p, i, &r->mem, &r->stats, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps, max_steps, &r->fault)
+            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, &r->fault)
             : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, &now, o->max_cycles, &r->fault);
         if (bad) {
             r->faulted = 1;

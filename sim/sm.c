@@ -1,6 +1,8 @@
 /* sm.c - see sm.h. */
 #include "sim/sm.h"
 
+#include "sim/lsu.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,11 +261,18 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     ExecOut out;
     IssueResult r = warp_issue(t->k, w, &out);
     if (r == ISSUE_FAULT) { t->faulted = 1; return; }
-    if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + (uint64_t)sm->pipe_ii[v->pipe];
+    LsuCost cost = { 1, 0, 0 };
+    if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st);
+    /* a shared access holds the pipe for one cycle per wavefront at least:
+     * each bank conflict is a replay (mio_throttle for the warps behind) */
+    uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe];
+    if (cost.wavefronts > 1 && (uint64_t)cost.wavefronts > busy) busy = (uint64_t)cost.wavefronts;
+    if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + busy;
     if (pc < (uint32_t)e->ncode) {
         const Instr *in = &e->code[pc];
         PendKind kind;
         uint64_t lat = latency(c, in, out.has_mem ? out.mem.space : in->space, &kind);
+        lat += (uint64_t)(cost.wavefronts - 1);   /* replays delay the result */
         if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
         if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
     }

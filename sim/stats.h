@@ -29,6 +29,8 @@ typedef struct LineStats {
     uint64_t thread_inst;     /* their active lanes */
     uint64_t divergent;       /* divergent branch executions */
     uint64_t stall[STALL_COUNT];  /* warp-cycles spent at this line, by state */
+    uint64_t wavefronts, bank_conflicts;  /* shared memory */
+    uint64_t requests, sectors;           /* global and local memory */
 } LineStats;
 
 typedef struct SmStats {
@@ -49,6 +51,12 @@ typedef struct Stats {
     uint64_t mem_inst[SP_COUNT][2];/* warp ld (0) / st (1) instructions per space */
     uint64_t atomics[SP_COUNT];    /* atom/red warp instructions per space */
     uint64_t barriers;             /* bar.sync warp instructions */
+    /* memory access patterns (lsu.c): [0] load, [1] store */
+    uint64_t smem_wavefronts[2];   /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum */
+    uint64_t smem_conflicts[2];    /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum */
+    uint64_t requests[2][2];       /* [global, local][ld, st]: l1tex__t_requests_pipe_lsu_mem_{global,local}_op_* */
+    uint64_t sectors[2][2];        /* l1tex__t_sectors_pipe_lsu_mem_{global,local}_op_* */
+    uint64_t bytes_requested, bytes_moved;   /* coalescing efficiency */
     uint64_t div_by_zero;          /* lanes that divided by zero (defined result) */
     uint64_t warps_launched, ctas_launched;
     uint64_t simt_max_depth;       /* deepest reconvergence stack */

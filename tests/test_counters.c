@@ -95,6 +95,62 @@ static void test_reduce_interleaved(void **state)
     assert_int_equal(s.branch_divergent, 33 * 47);
 }
 
+/* transpose_shared: 96 x 128 floats in 32x32 tiles with 32x8 blocks: 12
+ * blocks x 8 warps x 4 rows = 384 shared loads, each a column of the tile
+ * (32 lanes, words 32 apart: one bank): 32 wavefronts each = 12288, of
+ * which 31 per instruction are conflicts = 11904.  The +1 padding spreads
+ * a column over all banks: 384 wavefronts, no conflicts. */
+static void test_transpose_bank_conflicts(void **state)
+{
+    (void)state;
+    Stats s = run_functional("kernels/transpose_shared.s", NULL, 0);
+    assert_int_equal(s.mem_inst[SP_SHARED][0], 384);
+    assert_int_equal(s.smem_wavefronts[0], 384 * 32);
+    assert_int_equal(s.smem_conflicts[0], 384 * 31);
+    assert_int_equal(s.smem_wavefronts[1], 384);
+    assert_int_equal(s.smem_conflicts[1], 0);
+    s = run_functional("kernels/transpose_padded.s", NULL, 0);
+    assert_int_equal(s.smem_wavefronts[0], 384);
+    assert_int_equal(s.smem_conflicts[0], 0);
+    /* transpose_naive: rows read coalesced (4 sectors per request), columns
+     * written one sector per lane (32) */
+    s = run_functional("kernels/transpose_naive.s", NULL, 0);
+    assert_int_equal(s.sectors[0][0], 384 * 4);
+    assert_int_equal(s.sectors[0][1], 384 * 32);
+}
+
+/* strided_copy: N=1000 threads in blocks of 128, 4-byte loads at stride S:
+ * a full warp touches 4 sectors at S=1, 8 at S=2, 32 at S=16 (seed 003's
+ * stride-16 case: 16 128-byte lines, two lanes per line, a sector each);
+ * the last warp has 8 lanes (threads 992-999). */
+static void test_strided_copy_sectors(void **state)
+{
+    (void)state;
+    AsmDefine d = { "STRIDE", "1" };
+    Stats s = run_functional("kernels/strided_copy.s", &d, 1);
+    assert_int_equal(s.requests[0][0], 32);
+    assert_int_equal(s.sectors[0][0], 31 * 4 + 1);
+    d.value = "2";
+    s = run_functional("kernels/strided_copy.s", &d, 1);
+    assert_int_equal(s.sectors[0][0], 31 * 8 + 2);
+    d.value = "16";
+    s = run_functional("kernels/strided_copy.s", &d, 1);
+    assert_int_equal(s.sectors[0][0], 31 * 32 + 8);
+    /* stores are always coalesced: out[i] */
+    assert_int_equal(s.sectors[0][1], 31 * 4 + 1);
+}
+
+/* spill: 16 .local loads and stores per thread; interleaved local memory
+ * makes each a coalesced 4-sector request; the last warp has 8 lanes. */
+static void test_spill_local_sectors(void **state)
+{
+    (void)state;
+    Stats s = run_functional("kernels/spill.s", NULL, 0);
+    assert_int_equal(s.requests[1][0], 32 * 16);
+    assert_int_equal(s.sectors[1][0], (31 * 4 + 1) * 16);
+    assert_int_equal(s.sectors[1][1], (31 * 4 + 1) * 16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -102,6 +158,9 @@ int main(void)
         cmocka_unit_test(test_gray2d_seed004),
         cmocka_unit_test(test_evenodd),
         cmocka_unit_test(test_reduce_interleaved),
+        cmocka_unit_test(test_transpose_bank_conflicts),
+        cmocka_unit_test(test_strided_copy_sectors),
+        cmocka_unit_test(test_spill_local_sectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -243,6 +243,19 @@ static void test_latency_hiding_ipc_rises_with_warps(void **state)
     assert_true(prev > 0.7);
 }
 
+/* Bank conflicts are replays: the 32-way column reads of transpose_shared
+ * cost cycles that the padded tile does not. */
+static void test_bank_conflicts_cost_cycles(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    uint64_t conflicted = cycles(&c, "kernels/transpose_shared.s");
+    uint64_t padded = cycles(&c, "kernels/transpose_padded.s");
+    print_message("transpose: shared %llu cycles, padded %llu\n", (unsigned long long)conflicted, (unsigned long long)padded);
+    assert_true(conflicted > padded);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_fewer_units_more_cycles),
         cmocka_unit_test(test_gto_staggers_lockstep_warps),
         cmocka_unit_test(test_latency_hiding_ipc_rises_with_warps),
+        cmocka_unit_test(test_bank_conflicts_cost_cycles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
