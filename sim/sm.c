@@ -18,7 +18,9 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     sm->slots = calloc((size_t)sm->nslots, sizeof *sm->slots);
     sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
     sm->sched = calloc((size_t)sm->nsched, sizeof *sm->sched);
-    if (!sm->slots || !sm->ctas || !sm->sched) return -1;
+    sm->wake = calloc((size_t)sm->nslots, sizeof *sm->wake);
+    sm->fetchable = calloc((size_t)sm->nslots, 1);
+    if (!sm->slots || !sm->ctas || !sm->sched || !sm->wake || !sm->fetchable) return -1;
     for (int i = 0; i < sm->nsched; i++) {
         sm->sched[i].order = calloc((size_t)sm->nslots, sizeof(int));
         sm->sched[i].last = -1;
@@ -46,6 +48,8 @@ void sm_free(Sm *sm)
     free(sm->slots);
     free(sm->ctas);
     free(sm->sched);
+    free(sm->wake);
+    free(sm->fetchable);
     memset(sm, 0, sizeof *sm);
 }
 
@@ -122,7 +126,8 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->state = STALL_NO_INSTRUCTION;
         sw->since = t->now;
         sw->line = line_of(t, sw->w);
-        sw->wake = t->now;
+        sm->wake[slot] = t->now;
+        sm->fetchable[slot] = 1;
         sw->resident = 1;
         sw->dispatched = t->now;
         sched_add(&sm->sched[sw->sched], slot);
@@ -145,6 +150,7 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     close_state(t, sw);
     t->st->warp_resident += t->now - sw->dispatched;
     sw->resident = 0;
+    sm->fetchable[slot] = 0;
     scoreboard_free(&sw->sb);
     sched_remove(&sm->sched[sw->sched], slot);
     SmCta *sc = &sm->ctas[sw->cta];
@@ -244,7 +250,7 @@ static Verdict evaluate(const Sm *sm, const Timing *t, const SmWarp *sw)
 static void wake_cta(Sm *sm, int cta, uint64_t when)
 {
     for (int s = 0; s < sm->nslots; s++)
-        if (sm->slots[s].resident && sm->slots[s].cta == cta && sm->slots[s].wake > when) sm->slots[s].wake = when;
+        if (sm->slots[s].resident && sm->slots[s].cta == cta && sm->wake[s] > when) sm->wake[s] = when;
     if (sm->woken > when) sm->woken = when;
 }
 
@@ -276,10 +282,11 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
         if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
     }
-    sw->wake = now + 1;
+    sm->wake[slot] = now + 1;
     Cta *cta = &sm->ctas[sw->cta].cta;
     if (r == ISSUE_DONE) {
         sw->finishing = 1;
+        sm->fetchable[slot] = 0;
     } else {
         /* a control transfer flushes the buffer; the fetch unit serves the
          * warp again once the target is known, lat.branch cycles later */
@@ -290,6 +297,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             sw->ibuf = 0;
             sw->fetch_ready = now + (uint64_t)c->lat.branch;
         }
+        sm->fetchable[slot] = 1;
     }
     sw->smst->inst++;
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
@@ -308,17 +316,17 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
     uint64_t now = t->now, next = SM_NEVER;
     int depth = sm->cfg->sm.ibuffer_depth, width = sm->cfg->sm.fetch_width;
     int served = 0;
-    for (int i = 0; i < sm->nslots; i++) {
-        int slot = (sm->fetch_rr + i) % sm->nslots;
+    for (int i = 0, slot = sm->fetch_rr; i < sm->nslots; i++, slot = slot + 1 == sm->nslots ? 0 : slot + 1) {
+        if (!sm->fetchable[slot]) continue;
         SmWarp *sw = &sm->slots[slot];
-        if (!sw->resident || sw->finishing || sw->ibuf >= depth || warp_done(sw->w)) continue;
         if (sw->fetch_ready > now) { if (sw->fetch_ready < next) next = sw->fetch_ready; continue; }
         if (served) { next = now + 1; break; }
         sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
-        sm->fetch_rr = (slot + 1) % sm->nslots;
-        if (sw->wake > now + 1) sw->wake = now + 1;
+        sm->fetch_rr = slot + 1 == sm->nslots ? 0 : slot + 1;
+        if (sm->wake[slot] > now + 1) sm->wake[slot] = now + 1;
         served = 1;
         if (sw->ibuf < depth) next = now + 1;
+        else sm->fetchable[slot] = 0;
     }
     return next;
 }
@@ -337,8 +345,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         int issued = 0;
         for (int i = 0; i < n && !t->faulted; i++) {
             int slot = order[i];
+            if (sm->wake[slot] > now) { if (sm->wake[slot] < next) next = sm->wake[slot]; continue; }
             SmWarp *sw = &sm->slots[slot];
-            if (sw->wake > now) { if (sw->wake < next) next = sw->wake; continue; }
             Verdict v = evaluate(sm, t, sw);
             if (v.reason == STALL_SELECTED && i < ncand && issued < sm->cfg->sm.issue_per_scheduler) {
                 issue(sm, t, slot, &v);
@@ -348,10 +356,10 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
                 if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
                 /* a draining warp stays charged to its last line (the ret) */
                 set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw->w));
-                sw->wake = v.until;
+                sm->wake[slot] = v.until;
                 if (sw->finishing && sw->mem_done <= now) { retire_warp(sm, t, slot); continue; }
             }
-            if (sw->wake < next) next = sw->wake;
+            if (sm->wake[slot] < next) next = sm->wake[slot];
         }
     }
     uint64_t f = sm_fetch(sm, t);
@@ -363,8 +371,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
 
 void sm_wake(Sm *sm, int slot, uint64_t when)
 {
-    SmWarp *sw = &sm->slots[slot];
-    if (sw->wake > when) sw->wake = when;
+    if (sm->wake[slot] > when) sm->wake[slot] = when;
     if (sm->next_wake > when) sm->next_wake = when;
 }
 

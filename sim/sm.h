@@ -34,7 +34,6 @@ typedef struct SmWarp {
     uint64_t fetch_ready;    /* earliest cycle the fetch unit may serve it */
     int after_branch;        /* waiting for a branch target: branch_resolving */
     uint64_t mem_done;       /* completion of its last memory access (membar, drain) */
-    uint64_t wake;           /* nothing to evaluate before this cycle */
     int finishing;           /* exited, draining outstanding memory */
     StallReason state;       /* current state and since when */
     uint64_t since;
@@ -62,6 +61,9 @@ typedef struct Sm {
     int id;
     const Config *cfg;
     SmWarp *slots; int nslots;
+    uint64_t *wake;                    /* per slot: nothing to evaluate before this cycle
+                                          (kept apart from SmWarp: the hot loop reads only this) */
+    uint8_t *fetchable;                /* per slot: the fetch unit may serve it */
     SmCta *ctas; int nctas;
     Sched *sched; int nsched;
     int warps_used, regs_used, blocks_used;
