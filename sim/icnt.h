@@ -1,0 +1,76 @@
+/* icnt.h - one direction of the crossbar between the SMs and the memory
+ * partitions (memsys.c builds two: requests SM -> L2 slice, replies
+ * L2 slice -> SM).
+ *
+ * Each source port has an injection queue of queue_flits flits; each port
+ * moves one flit (flit_bytes) per cycle; a packet of n flits that starts
+ * crossing at cycle t holds its source and its destination port for n
+ * cycles and has fully arrived at t + latency + n - 1 (at least t + 1).
+ * Each cycle every source whose head packet is ready may start it if both
+ * ports are free and the destination has a free buffer slot (credit flow
+ * control: dst_slots packets per destination, counted from the start of the
+ * crossing until the consumer pops the packet).  Sources are served in a
+ * rotating order (first source = cycle % sources), so no port starves.
+ * A full injection queue is the back-pressure the producer sees (the SM's
+ * lg_throttle).  Deterministic, no allocation after icnt_create.
+ */
+#ifndef GPUSIM_ICNT_H
+#define GPUSIM_ICNT_H
+
+#include <stdint.h>
+
+/* A memory packet.  The network reads src, dst, flits and ready, and sets
+ * arrive; the rest is the memory system's. */
+typedef struct IcntPacket {
+    uint64_t addr;             /* line address */
+    uint64_t ready;            /* first cycle it may leave the source queue */
+    uint64_t arrive;           /* cycle it has fully arrived (set by the network) */
+    uint32_t mask;             /* sectors */
+    int32_t rec;               /* requester record, -1 none */
+    int16_t src, dst;
+    uint16_t flits;
+    uint8_t kind;
+    uint16_t aux;              /* kind-specific */
+} IcntPacket;
+
+typedef struct IcntParams {
+    int nsrc, ndst;
+    int latency, flit_bytes;
+    int queue_flits;           /* injection queue per source, in flits */
+    int src_slots;             /* packets an injection queue can hold (>= queue_flits) */
+    int dst_slots;             /* packets a destination buffer holds */
+} IcntParams;
+
+typedef struct IcntStats {
+    uint64_t packets, flits;
+    uint64_t blocked;          /* visited cycles at which a ready head found its destination busy or full */
+} IcntStats;
+
+typedef struct Icnt Icnt;
+
+Icnt *icnt_create(const IcntParams *p);
+void icnt_destroy(Icnt *n);
+
+/* Flits of a packet carrying `bytes` of data (the header rides in the first). */
+int icnt_flits(const Icnt *n, int bytes);
+/* Would `flits` more flits in `packets` packets fit in src's injection
+ * queue?  An empty queue takes any one request (a scattered warp access
+ * may need more flits than the queue holds; it then fills it alone). */
+int icnt_src_fits(const Icnt *n, int src, int flits, int packets);
+/* Queued flits of src; packets src has sent so far. */
+int icnt_src_flits(const Icnt *n, int src);
+uint64_t icnt_src_sent(const Icnt *n, int src);
+/* Append to p->src's queue; -1 if out of slots (see icnt_src_fits). */
+int icnt_push(Icnt *n, const IcntPacket *p);
+/* Start the crossings of cycle now. */
+void icnt_step(Icnt *n, uint64_t now);
+/* Destination dst's oldest packet (arrived or still crossing), or NULL. */
+const IcntPacket *icnt_head(const Icnt *n, int dst);
+void icnt_pop(Icnt *n, int dst);
+/* Earliest cycle a crossing can start; UINT64_MAX if none (sources blocked
+ * by a full destination wait for the consumer's pop). */
+uint64_t icnt_next_event(const Icnt *n);
+int icnt_busy(const Icnt *n);
+const IcntStats *icnt_stats(const Icnt *n);
+
+#endif

@@ -1,0 +1,687 @@
+/* test_memsys.c - the whole memory hierarchy (sim/memsys.h) end to end with
+ * configs/fermi.ini: latencies of L1 hits, L2 hits and DRAM accesses, hit
+ * rates, DRAM bytes, write-back stores, the constant cache, back-pressure,
+ * atomics, local memory.  Run from the repo root.
+ *
+ * fermi.ini numbers used below: l1.hit_lat 50, icnt.latency 8, flit 32 B,
+ * icnt.queue_depth 8 flits, l2.hit_lat 240, 6 slices and 6 channels
+ * interleaved every 256 bytes, GDDR5 tRCD = tCL = 12 DRAM clocks, 64-byte
+ * bursts of 2 clocks, tCCDL 3; core/DRAM clock ratio 1401/924 = 467/308
+ * (DRAM clock d starts at core cycle floor(d x 467 / 308)).
+ *
+ * Each stage boundary costs one cycle: a packet queued at cycle t may
+ * move at t + 1.  A 128-byte reply is 4 flits: it arrives latency + 3
+ * cycles after it starts.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "isa/diag.h"
+#include "sim/config.h"
+#include "sim/memsys.h"
+
+#define G 0x10000000ull            /* MEM_GLOBAL_BASE: slice/channel 4 (chunk 1048576 % 6) */
+
+typedef struct Sim {
+    MemSys *m;
+    uint64_t now;
+    int n;
+    MemDone done[8192];
+    uint64_t at[8192];
+} Sim;
+
+static Config fermi(void)
+{
+    Config c;
+    config_defaults(&c);
+    DiagList dl = { 0 };
+    assert_int_equal(config_load_file(&c, "configs/fermi.ini", &dl), 0);
+    diag_free(&dl);
+    return c;
+}
+
+static Sim *sim_new(const Config *c)
+{
+    static Sim s;
+    memset(&s, 0, sizeof s);
+    assert_null(memsys_unsupported(c));
+    s.m = memsys_create(c, c->gpu.num_sms);
+    assert_non_null(s.m);
+    return &s;
+}
+
+static void record(Sim *s, uint64_t t)
+{
+    MemDone out[64];
+    int k;
+    do {
+        k = memsys_tick(s->m, t, out, 64);
+        for (int i = 0; i < k && s->n < 8192; i++) {
+            s->done[s->n] = out[i];
+            s->at[s->n++] = t;
+        }
+    } while (k == 64);
+}
+
+/* Visit every cycle up to and including t. */
+static void advance(Sim *s, uint64_t t)
+{
+    while (s->now < t) record(s, ++s->now);
+}
+
+/* Jump from event to event until nothing is in flight. */
+static void drain(Sim *s)
+{
+    uint64_t t;
+    while ((t = memsys_next_event(s->m)) != UINT64_MAX) {
+        assert_true(t >= s->now);
+        s->now = t;
+        record(s, t);
+    }
+    assert_false(memsys_busy(s->m));
+}
+
+static uint64_t done_at(const Sim *s, uint32_t tag)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->done[i].tag == tag) return s->at[i];
+    fail_msg("tag %u never completed", tag);
+    return 0;
+}
+
+/* 32 lanes, `bytes` each, lane i at base + i x stride. */
+static MemAccess warp(int space, uint64_t base, uint64_t stride, int bytes)
+{
+    MemAccess a;
+    memset(&a, 0, sizeof a);
+    a.space = (uint8_t)space;
+    a.bytes = (uint8_t)bytes;
+    a.mask = 0xffffffffu;
+    for (int l = 0; l < 32; l++) a.addr[l] = base + (uint64_t)l * stride;
+    return a;
+}
+
+static MemAccess ld(uint64_t base) { return warp(SP_GLOBAL, base, 4, 4); }
+
+static MemAccess st(uint64_t base)
+{
+    MemAccess a = ld(base);
+    a.is_store = 1;
+    return a;
+}
+
+/* Issue at s->now, retrying one cycle later until accepted. */
+static int issue(Sim *s, int sm, int slot, uint32_t tag, const MemAccess *a, unsigned flags, uint64_t *done)
+{
+    int r;
+    while ((r = memsys_access_ex(s->m, sm, slot, tag, a, flags, s->now, done)) == MEM_RETRY) advance(s, s->now + 1);
+    return r;
+}
+
+/* ---- latencies ----------------------------------------------------------------------- */
+
+/* One 128-byte line, cold, issued at cycle 0 by SM 0:
+ *    0  L1 tag lookup: miss; the request (1 flit) may leave at 1
+ *    1  crosses: arrives 1 + 8 = 9 at slice 4
+ *  249  after l2.hit_lat 240: L2 miss, DRAM request (channel 4, bank closed)
+ *       DRAM clocks: queued at the first clock after core 249, 165
+ *       (= ceil(250 x 308 / 467)); ACT 165; RD 177 (tRCD) and 180 (tCCDL);
+ *       last data 192..194; clock 194 starts at core 294
+ *  294  L2 fill; the reply (4 flits) may leave at 295, arrives 295 + 8 + 3 = 306
+ *  306  L1 fill; data to the warp l1.hit_lat later: 356.
+ * The same line again from SM 0: an L1 hit, 50 cycles.  From SM 1 at 1000:
+ * L1 miss, L2 hit: 1001 + 8 + 240 = 1249, reply leaves 1250, arrives 1261,
+ * data at 1311: 311 = 1 + 8 + 240 + 1 + 8 + 3 + 50.
+ * SM 2 at 2000 reads the next line, which is in the DRAM row just opened
+ * (same 256-byte chunk): L2 at 2249, DRAM clock 1484: RD 1484 and 1487, data
+ * to 1501, core 2275; reply arrives 2276 + 11 = 2287; data at 2337: 337,
+ * 19 cycles less than the row miss (tRCD = 12 DRAM clocks). */
+static void load_latencies(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    MemAccess a = ld(G);
+    uint64_t done = 0;
+    assert_int_equal(memsys_access(s->m, 0, 0, 1, &a, 0, &done), MEM_PENDING);
+    drain(s);
+    assert_int_equal(done_at(s, 1), 356);
+
+    advance(s, 400);
+    assert_int_equal(memsys_access(s->m, 0, 1, 2, &a, 400, &done), MEM_OK);
+    assert_int_equal(done, 450);
+
+    advance(s, 1000);
+    assert_int_equal(memsys_access(s->m, 1, 0, 3, &a, 1000, &done), MEM_PENDING);
+    drain(s);
+    assert_int_equal(done_at(s, 3), 1311);
+
+    advance(s, 2000);
+    MemAccess b = ld(G + 128);
+    assert_int_equal(memsys_access(s->m, 2, 0, 4, &b, 2000, &done), MEM_PENDING);
+    drain(s);
+    assert_int_equal(done_at(s, 4), 2337);
+
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->dram_row_misses, 1);
+    assert_int_equal(st->dram_row_hits, 1);
+    assert_int_equal(st->dram_bytes_read, 256);
+    printf("fermi.ini zero-load latencies: L1 hit 50, L2 hit 311, DRAM row miss 356, row hit 337 cycles\n");
+    memsys_destroy(s->m);
+}
+
+/* Bypassing L1 (ld.cg): nothing is looked up in or filled into the L1;
+ * the second load hits in L2 (311 cycles, as above). */
+static void bypass_l1(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    MemAccess a = ld(G);
+    uint64_t done;
+    assert_int_equal(memsys_access_ex(s->m, 0, 0, 1, &a, MEMSYS_BYPASS_L1, 0, &done), MEM_PENDING);
+    drain(s);
+    advance(s, 1000);
+    assert_int_equal(memsys_access_ex(s->m, 0, 0, 2, &a, MEMSYS_BYPASS_L1, 1000, &done), MEM_PENDING);
+    drain(s);
+    assert_int_equal(done_at(s, 2), 1311);
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->l1_sector_hits + st->l1_sector_misses, 0);
+    assert_int_equal(st->l2_sector_misses, 4);
+    assert_int_equal(st->l2_sector_hits, 4);
+    assert_int_equal(st->l1_sectors_ld, 8);
+    memsys_destroy(s->m);
+
+    /* l1.enabled = false does the same for every global load */
+    DiagList dl = { 0 };
+    assert_int_equal(config_set(&c, "l1.enabled=false", &dl), 0);
+    diag_free(&dl);
+    s = sim_new(&c);
+    assert_int_equal(memsys_access(s->m, 0, 0, 1, &a, 0, &done), MEM_PENDING);
+    drain(s);
+    advance(s, 1000);
+    assert_int_equal(memsys_access(s->m, 0, 0, 2, &a, 1000, &done), MEM_PENDING);
+    drain(s);
+    assert_int_equal(done_at(s, 2), 1311);
+    assert_int_equal(memsys_stats(s->m)->l1_sector_hits + memsys_stats(s->m)->l1_sector_misses, 0);
+    memsys_destroy(s->m);
+}
+
+/* ---- hit rates and bytes ------------------------------------------------------------ */
+
+/* SM 0 reads 64 lines twice, then SM 1 reads them once.  64 lines fit in
+ * the 128-line L1 (2 per set of 4 ways) and in L2.
+ *   L1: pass 1 misses 256 sectors, pass 2 hits 256, SM 1 misses 256:
+ *       hit rate 256 / 768 = 33.3%
+ *   L2: pass 1 misses 256, SM 1 hits 256: 50% */
+static void hit_rates(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    uint64_t done;
+    uint32_t tag = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        int sm = pass == 2;
+        for (int i = 0; i < 64; i++) {
+            MemAccess a = ld(G + (uint64_t)i * 128);
+            issue(s, sm, i % 48, tag++, &a, 0, &done);
+            advance(s, s->now + 1);
+        }
+        drain(s);
+    }
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->l1_requests_ld, 192);
+    assert_int_equal(st->l1_sectors_ld, 768);
+    assert_int_equal(st->l1_sector_hits, 256);
+    assert_int_equal(st->l1_sector_misses, 512);
+    assert_int_equal(st->l2_sector_hits, 256);
+    assert_int_equal(st->l2_sector_misses, 256);
+    assert_int_equal(st->l2_sectors_read, 512);
+    assert_int_equal(st->dram_bytes_read, 64 * 128);
+    assert_int_equal(st->dram_bytes_write, 0);
+    printf("hit rates: L1 %.1f%%, L2 %.1f%%\n",
+           100.0 * (double)st->l1_sector_hits / (double)(st->l1_sector_hits + st->l1_sector_misses),
+           100.0 * (double)st->l2_sector_hits / (double)(st->l2_sector_hits + st->l2_sector_misses));
+    memsys_destroy(s->m);
+}
+
+/* A coalesced stream of N = 64 KiB: DRAM reads exactly N bytes, and the
+ * coalescer moves exactly what is requested.  The same 32 warp loads at a
+ * stride of 128 bytes per lane touch one sector in each of 1024 lines:
+ * 4 KiB requested, 32 KiB of sectors, and 64 KiB from DRAM (a 32-byte
+ * sector costs a whole 64-byte burst). */
+static void streaming_bytes(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    uint64_t done;
+    for (int i = 0; i < 512; i++) {
+        MemAccess a = ld(G + (uint64_t)i * 128);
+        issue(s, 0, i % 48, (uint32_t)i, &a, 0, &done);
+        advance(s, s->now + 1);
+    }
+    drain(s);
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->dram_bytes_read, 65536);
+    assert_int_equal(st->bytes_requested, 65536);
+    assert_int_equal(st->bytes_moved, 65536);
+    assert_int_equal(s->n, 512);
+    memsys_destroy(s->m);
+
+    s = sim_new(&c);
+    for (int i = 0; i < 32; i++) {
+        MemAccess a = warp(SP_GLOBAL, G + (uint64_t)i * 4096, 128, 4);
+        issue(s, 0, i % 48, (uint32_t)i, &a, 0, &done);
+        advance(s, s->now + 1);
+    }
+    drain(s);
+    st = memsys_stats(s->m);
+    assert_int_equal(st->l1_sectors_ld, 1024);
+    assert_int_equal(st->bytes_requested, 4096);
+    assert_int_equal(st->bytes_moved, 32768);
+    assert_int_equal(st->dram_bytes_read, 65536);
+    memsys_destroy(s->m);
+}
+
+/* Stores with the L2 shrunk to 12 KiB (6 slices x 2 sets x 8 ways):
+ * 192 sequential lines (24 KiB), 32 per slice, 16 per set.  Write-allocate
+ * fetches nothing; the first 8 lines of each set are evicted dirty by the
+ * last 8: 96 lines x 128 B = 12 KiB written during the run, the other
+ * 12 KiB by memsys_flush at the end.  One store alone completes when the
+ * L2 has taken it plus the acknowledgement: 1 + 8 + 3 (4 flits of data)
+ * = 12, + 240 = 252, + 8 = 260. */
+static void write_back_stores(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    DiagList dl = { 0 };
+    assert_int_equal(config_set(&c, "l2.size_bytes=12KiB", &dl), 0);
+    assert_int_equal(config_validate(&c, &dl), 0);
+    diag_free(&dl);
+    Sim *s = sim_new(&c);
+    uint64_t done;
+    MemAccess a = st(G);
+    assert_int_equal(memsys_access(s->m, 0, 0, 1000, &a, 0, &done), MEM_PENDING);
+    drain(s);
+    assert_int_equal(done_at(s, 1000), 260);
+    for (int i = 1; i < 192; i++) {
+        a = st(G + (uint64_t)i * 128);
+        issue(s, 0, i % 48, (uint32_t)i, &a, 0, &done);
+        advance(s, s->now + 1);
+    }
+    drain(s);
+    const MemStats *m = memsys_stats(s->m);
+    assert_int_equal(m->l1_requests_st, 192);
+    assert_int_equal(m->l1_sectors_st, 768);
+    assert_int_equal(m->l2_sectors_write, 768);
+    assert_int_equal(m->l2_sector_misses, 768);
+    assert_int_equal(m->dram_bytes_read, 0);
+    assert_int_equal(m->dram_bytes_write, 12288);
+    assert_int_equal(m->l2_writebacks, 96);
+    memsys_flush(s->m);
+    assert_int_equal(m->dram_bytes_write, 24576);
+    assert_int_equal(m->dram_flush_bytes, 12288);
+    memsys_destroy(s->m);
+}
+
+/* ---- constant cache ------------------------------------------------------------------ */
+
+/* One address for the whole warp: one request, broadcast, no serialisation.
+ * Cold: 22 + a miss penalty of 2 x 8 + 240 = 256 -> 278.  Warm: 22.
+ * 32 distinct words (two 64-byte lines, one already cached): 31 extra
+ * cycles and one miss; warm again: 22 + 31 = 53. */
+static void constant_broadcast(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    MemAccess one = warp(SP_CONST, 256, 0, 4), many = warp(SP_CONST, 256, 4, 4);
+    int missed = -1;
+    assert_int_equal(memsys_const_access(s->m, 0, &one, 0, &missed), 278);
+    assert_int_equal(missed, 1);
+    assert_int_equal(memsys_const_access(s->m, 0, &one, 1000, &missed), 1022);
+    assert_int_equal(missed, 0);
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->const_requests, 2);
+    assert_int_equal(st->const_serialized, 0);
+    assert_int_equal(memsys_const_access(s->m, 0, &many, 2000, &missed), 2000 + 22 + 31 + 256);
+    assert_int_equal(missed, 1);
+    assert_int_equal(memsys_const_access(s->m, 0, &many, 3000, &missed), 3053);
+    assert_int_equal(st->const_requests, 4);
+    assert_int_equal(st->const_serialized, 62);
+    assert_int_equal(st->const_misses, 2);
+    /* another SM has its own constant cache */
+    assert_int_equal(memsys_const_access(s->m, 1, &one, 4000, &missed), 4278);
+    memsys_destroy(s->m);
+}
+
+/* ---- back-pressure ----------------------------------------------------------------- */
+
+/* A load scattered over 32 lines holds the L1 tag stage 32 cycles (one
+ * line per cycle) and takes all 32 MSHRs: the next load is refused at
+ * cycle 1 (tag stage busy) and at 32 (no MSHR), changing nothing, and is
+ * taken once a fill frees an MSHR.  The first fill: line 0 wants 1 sector,
+ * 1 DRAM burst: ACT 165, RD 177, data 189..191, clock 191 starts at core
+ * 289; the 1-flit reply leaves at 290 and arrives 290 + 8 = 298. */
+static void retry_l1_busy_and_mshrs(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    MemAccess scattered = warp(SP_GLOBAL, G, 128, 4), next = ld(G + 65536);
+    uint64_t done;
+    assert_int_equal(memsys_access(s->m, 0, 0, 1, &scattered, 0, &done), MEM_PENDING);
+    assert_int_equal(memsys_sm_ready(s->m, 0), 32);
+    advance(s, 1);
+    MemStats before = *memsys_stats(s->m);
+    assert_int_equal(memsys_access(s->m, 0, 1, 2, &next, 1, &done), MEM_RETRY);
+    advance(s, 32);
+    assert_int_equal(memsys_access(s->m, 0, 1, 2, &next, 32, &done), MEM_RETRY);
+    const MemStats *after = memsys_stats(s->m);
+    assert_int_equal(after->retry_l1_busy, 1);
+    assert_int_equal(after->retry_mshr, 1);
+    assert_int_equal(after->l1_requests_ld, before.l1_requests_ld);
+    assert_int_equal(after->l1_sector_misses, before.l1_sector_misses);
+    /* the same slot now wants a line already on its way: it merges, no
+     * new MSHR needed, so it is taken although the MSHRs are all busy */
+    MemAccess merge = ld(G + 5 * 128);
+    assert_int_equal(memsys_access(s->m, 0, 1, 2, &merge, 32, &done), MEM_PENDING);
+    assert_int_equal(after->l1_mshr_merges, 1);
+    advance(s, 33);
+    assert_int_equal(issue(s, 0, 2, 3, &next, 0, &done), MEM_PENDING);
+    assert_int_equal(s->now, 298);                       /* only after the first fill */
+    drain(s);
+    assert_int_equal(s->n, 3);
+    memsys_destroy(s->m);
+}
+
+/* A write-back, write-allocate L1 (not Fermi's policy): a store stays in
+ * L1 (done after l1.hit_lat, nothing sent), a load of it hits, and the
+ * dirty line goes to L2 only when evicted: four more lines of its set
+ * (32 sets: every 4 KiB) push it out. */
+static void write_back_l1(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    DiagList dl = { 0 };
+    assert_int_equal(config_set(&c, "l1.write_policy=write_back", &dl), 0);
+    assert_int_equal(config_set(&c, "l1.alloc_on_write=true", &dl), 0);
+    diag_free(&dl);
+    Sim *s = sim_new(&c);
+    MemAccess a = st(G), b = ld(G);
+    uint64_t done;
+    assert_int_equal(memsys_access(s->m, 0, 0, 1, &a, 0, &done), MEM_OK);
+    assert_int_equal(done, 50);
+    advance(s, 1);
+    assert_int_equal(memsys_access(s->m, 0, 0, 2, &b, 1, &done), MEM_OK);
+    assert_int_equal(done, 51);
+    assert_int_equal(memsys_stats(s->m)->icnt_req_packets, 0);
+    for (int i = 1; i <= 4; i++) {
+        MemAccess e = ld(G + (uint64_t)i * 4096);
+        advance(s, s->now + 1);
+        issue(s, 0, i, (uint32_t)(10 + i), &e, 0, &done);
+    }
+    drain(s);
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->l1_evictions, 1);
+    assert_int_equal(st->l2_sectors_write, 4);           /* the write-back of the dirty line */
+    memsys_flush(s->m);
+    assert_int_equal(st->dram_bytes_write, 128);
+    memsys_destroy(s->m);
+}
+
+/* Crossbar back-pressure: a v4 store (16 bytes per lane, 512 bytes, 4
+ * lines of 4 flits) fills the SM's 8-flit port beyond its depth, which an
+ * empty port accepts.  The port sends one flit per cycle from cycle 1, so
+ * at cycle 4 it still holds 3 packets (12 flits) and refuses the next
+ * 16-flit store; it is empty again at 13, when the last packet starts. */
+static void retry_icnt_full(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    MemAccess a = warp(SP_GLOBAL, G, 16, 16), b = warp(SP_GLOBAL, G + 4096, 16, 16);
+    a.is_store = b.is_store = 1;
+    uint64_t done;
+    assert_int_equal(memsys_access(s->m, 0, 0, 1, &a, 0, &done), MEM_PENDING);
+    advance(s, 4);
+    assert_int_equal(memsys_access(s->m, 0, 1, 2, &b, 4, &done), MEM_RETRY);
+    assert_int_equal(memsys_stats(s->m)->retry_icnt, 1);
+    assert_int_equal(issue(s, 0, 1, 2, &b, 0, &done), MEM_PENDING);
+    assert_int_equal(s->now, 13);
+    drain(s);
+    assert_int_equal(memsys_stats(s->m)->icnt_req_flits, 32);
+    memsys_destroy(s->m);
+}
+
+/* ---- atomics and local memory ------------------------------------------------------- */
+
+/* Atomics on a line already in L2, issued at T; the request carries the
+ * operands of the sectors it touches, the reply their results.  32 lanes on
+ * one address: 1 sector, 1 flit each way; the atomic unit serialises the
+ * lanes, 32 cycles: request arrives T + 9, L2 at T + 249, reply leaves
+ * T + 281, arrives T + 289, data T + 339.  32 lanes on the 32 words of the
+ * line: 4 flits each way, 1 cycle: arrives T + 1 + 8 + 3 = T + 12, L2 at
+ * T + 252, reply leaves T + 253, arrives T + 264, data T + 314. */
+static void atomics_at_l2(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    MemAccess warm = ld(G), same = warp(SP_GLOBAL, G, 0, 4), spread = warp(SP_GLOBAL, G, 4, 4);
+    same.is_atomic = spread.is_atomic = 1;
+    uint64_t done;
+    memsys_access(s->m, 0, 0, 1, &warm, 0, &done);
+    drain(s);
+    advance(s, 1000);
+    assert_int_equal(memsys_access(s->m, 0, 0, 2, &same, 1000, &done), MEM_PENDING);
+    drain(s);
+    assert_int_equal(done_at(s, 2), 1339);
+    advance(s, 2000);
+    assert_int_equal(memsys_access(s->m, 0, 0, 3, &spread, 2000, &done), MEM_PENDING);
+    drain(s);
+    assert_int_equal(done_at(s, 3), 2314);
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->atom_requests, 2);
+    assert_int_equal(st->atom_sectors, 1 + 4);
+    assert_int_equal(st->atom_lane_ops, 64);
+    assert_int_equal(st->atom_l2_cycles, 32 + 1);
+    assert_int_equal(st->l2_sectors_atom, 5);
+    assert_int_equal(st->l1_requests_ld, 1);             /* atomics are not loads */
+    /* on a line not in L2: fetched from DRAM (1 sector, 1 burst), then done */
+    MemAccess cold = warp(SP_GLOBAL, G + 4096, 0, 4);
+    cold.is_atomic = 1;
+    advance(s, 3000);
+    assert_int_equal(memsys_access(s->m, 0, 0, 4, &cold, 3000, &done), MEM_PENDING);
+    drain(s);
+    assert_true(done_at(s, 4) > 3339);
+    assert_int_equal(st->dram_bytes_read, 128 + 64);
+    /* atomics leave their sectors dirty in L2: line G all 4 (2 bursts),
+     * the cold line sector 0 (1 burst) */
+    memsys_flush(s->m);
+    assert_int_equal(st->dram_flush_bytes, 128 + 64);
+    memsys_destroy(s->m);
+}
+
+/* Local memory is interleaved by 32-bit word across threads: a warp reading
+ * one 4-byte local variable is one coalesced 128-byte line (4 sectors); an
+ * 8-byte variable is two words per thread: 2 lines, 8 sectors.  Loads of
+ * it then hit in L1. */
+static void local_memory_coalesces(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    MemAccess a = warp(SP_LOCAL, 16, 0, 4), b = warp(SP_LOCAL, 8, 0, 8);
+    uint64_t done;
+    assert_int_equal(memsys_access(s->m, 0, 3, 1, &a, 0, &done), MEM_PENDING);
+    drain(s);
+    advance(s, s->now + 1);
+    assert_int_equal(memsys_access(s->m, 0, 3, 2, &b, s->now, &done), MEM_PENDING);
+    drain(s);
+    advance(s, s->now + 1);
+    uint64_t t = s->now;
+    assert_int_equal(memsys_access(s->m, 0, 3, 3, &a, t, &done), MEM_OK);
+    assert_int_equal(done, t + 50);
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->local_requests_ld, 3);
+    assert_int_equal(st->local_sectors_ld, 4 + 8 + 4);
+    assert_int_equal(st->l1_sectors_ld, 16);             /* global + local */
+    assert_int_equal(st->l1_sector_hits, 4);
+    /* another warp slot's copy of the variable is elsewhere: a miss */
+    assert_int_equal(memsys_access(s->m, 0, 4, 4, &a, t + 1, &done), MEM_PENDING);
+    drain(s);
+    memsys_destroy(s->m);
+}
+
+/* Register spills: local stores stay in L1 (write-back with allocation,
+ * although fermi.ini's L1 is write-through without allocation for global
+ * stores), so the store is done after l1.hit_lat and the reload hits.  The
+ * dirty line reaches L2 when 200 other lines push it out of the 128-line
+ * L1; memsys_flush then counts it (and nothing else dirty) as a DRAM write. */
+static void local_spills_stay_in_l1(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    MemAccess spill = warp(SP_LOCAL, 32, 0, 4), reload = spill;
+    spill.is_store = 1;
+    uint64_t done;
+    assert_int_equal(memsys_access(s->m, 0, 5, 1, &spill, 0, &done), MEM_OK);
+    assert_int_equal(done, 50);
+    advance(s, 1);
+    assert_int_equal(memsys_access(s->m, 0, 5, 2, &reload, 1, &done), MEM_OK);
+    assert_int_equal(done, 51);
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->local_requests_st, 1);
+    assert_int_equal(st->local_sectors_st, 4);
+    assert_int_equal(st->icnt_req_packets, 0);           /* nothing left the SM */
+    for (int i = 0; i < 200; i++) {
+        MemAccess a = ld(G + (uint64_t)i * 128);
+        advance(s, s->now + 1);
+        issue(s, 0, i % 48, (uint32_t)(10 + i), &a, 0, &done);
+    }
+    drain(s);
+    assert_true(st->l1_evictions >= 72);                 /* 1 + 200 lines through 128 ways */
+    assert_int_equal(st->l2_sectors_write, 4);           /* the spilled line, written back */
+    memsys_flush(s->m);
+    assert_int_equal(st->dram_bytes_write, 128);
+    /* a second flush finds nothing dirty */
+    memsys_flush(s->m);
+    assert_int_equal(st->dram_bytes_write, 128);
+    memsys_destroy(s->m);
+}
+
+/* ---- bandwidth and determinism ------------------------------------------------------ */
+
+/* All 15 SMs stream one sequential 1 MiB region (line i read by SM i % 15),
+ * each issuing as fast as its L1 takes requests. */
+static uint64_t stream_all(Sim *s, int lines)
+{
+    uint64_t done;
+    int next[15] = { 0 };
+    int left = lines;
+    uint32_t tag = 0;
+    while (left) {
+        for (int sm = 0; sm < 15; sm++) {
+            int i = next[sm] * 15 + sm;
+            if (i >= lines) continue;
+            MemAccess a = ld(G + (uint64_t)i * 128);
+            if (memsys_access(s->m, sm, next[sm] % 48, tag, &a, s->now, &done) != MEM_RETRY) {
+                tag++;
+                next[sm]++;
+                left--;
+            }
+        }
+        advance(s, s->now + 1);
+    }
+    drain(s);
+    return s->now;
+}
+
+static void streaming_bandwidth(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    Sim *s = sim_new(&c);
+    int lines = 8192;
+    uint64_t end = stream_all(s, lines);
+    const MemStats *st = memsys_stats(s->m);
+    assert_int_equal(st->dram_bytes_read, (uint64_t)lines * 128);
+    double achieved = (double)lines * 128 / (double)end / memsys_peak_bytes_per_cycle(&c);
+    double busy = (double)st->dram_busy_cycles / (double)st->dram_cycles;
+    printf("1 MiB stream on 15 SMs: %llu cycles, %.1f%% of peak %.1f GB/s (DRAM bus busy %.1f%%), "
+           "row hits %llu misses %llu conflicts %llu\n",
+           (unsigned long long)end, 100 * achieved, memsys_peak_gbs(&c), 100 * busy,
+           (unsigned long long)st->dram_row_hits, (unsigned long long)st->dram_row_misses,
+           (unsigned long long)st->dram_row_conflicts);
+    assert_true(achieved > 0.5);
+    assert_true(busy > 0.5);
+    assert_true(st->dram_row_hits > 10 * (st->dram_row_misses + st->dram_row_conflicts));
+    memsys_destroy(s->m);
+}
+
+static void deterministic(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    MemStats first;
+    uint64_t end0 = 0;
+    static uint64_t at0[8192];
+    for (int run = 0; run < 2; run++) {
+        Sim *s = sim_new(&c);
+        uint64_t end = stream_all(s, 2048);
+        if (run == 0) {
+            first = *memsys_stats(s->m);
+            end0 = end;
+            memcpy(at0, s->at, sizeof at0);
+        } else {
+            assert_int_equal(end, end0);
+            assert_memory_equal(&first, memsys_stats(s->m), sizeof first);
+            assert_memory_equal(at0, s->at, sizeof at0);
+        }
+        memsys_destroy(s->m);
+    }
+}
+
+static void peak_and_support(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    /* seed 001: 924 MHz x 4 = 3696 MT/s; x 384 bits / 8 = 177.408 GB/s */
+    assert_true(memsys_peak_gbs(&c) > 177.407 && memsys_peak_gbs(&c) < 177.409);
+    assert_true(memsys_peak_bytes_per_cycle(&c) > 126.62 && memsys_peak_bytes_per_cycle(&c) < 126.64);
+    c.l1.sector_bytes = 64;
+    assert_non_null(memsys_unsupported(&c));
+    assert_null(memsys_create(&c, 1));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(load_latencies),
+        cmocka_unit_test(bypass_l1),
+        cmocka_unit_test(hit_rates),
+        cmocka_unit_test(streaming_bytes),
+        cmocka_unit_test(write_back_stores),
+        cmocka_unit_test(constant_broadcast),
+        cmocka_unit_test(retry_l1_busy_and_mshrs),
+        cmocka_unit_test(retry_icnt_full),
+        cmocka_unit_test(write_back_l1),
+        cmocka_unit_test(atomics_at_l2),
+        cmocka_unit_test(local_memory_coalesces),
+        cmocka_unit_test(local_spills_stay_in_l1),
+        cmocka_unit_test(streaming_bandwidth),
+        cmocka_unit_test(deterministic),
+        cmocka_unit_test(peak_and_support),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
