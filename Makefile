@@ -31,7 +31,7 @@ ALL_CFLAGS = $(STDFLAGS) $(CFLAGS) -DGPUSIM_VERSION='"$(VERSION)"' -MMD -MP
 all: gpusim
 
 gpusim: $(BUILD)/gpusim
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/gpusim: $(BUILD)/sim/main.o $(BUILD)/libgpusim.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

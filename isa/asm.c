@@ -241,6 +241,12 @@ static int overflow(Asm *A, const Token *t)
     return -1;
 }
 
+/* PTX's WARP_SZ is a run-time value (see parse_warp_sz), never part of an
+ * expression. */
+static const char warp_sz_hint[] =
+    "WARP_SZ is the warp size at run time, not an assemble-time constant: compute with it in an "
+    "instruction (sub.u32 %r1, WARP_SZ, 1; shr.u32 %r2, WARP_SZ, 1)";
+
 static int parse_primary(Asm *A, int64_t *out)
 {
     Token t = peek(A);
@@ -263,6 +269,7 @@ static int parse_primary(Asm *A, int64_t *out)
         }
         int d = strmap_get(&A->defmap, t.s, t.len);
         if (d >= 0) return define_value(A, d, &t, out);
+        if (tok_is(&t, "WARP_SZ")) { err(A, &t, "%s", warp_sz_hint); return -1; }
         err(A, &t, "unknown name %s in expression (no .define gives it)", show(&t, b, sizeof b));
         return -1;
     }
@@ -1069,11 +1076,39 @@ static int parse_offset(Asm *A, int64_t *imm)
     return 0;
 }
 
+/* PTX's predefined identifier WARP_SZ (PTX ISA, "Identifiers"): the warp
+ * size of the target, a run-time constant that instructions may use as an
+ * operand.  The assembler runs before the config is known, so it is encoded
+ * like a special register (SR_WARP_SZ) and read from sm.warp_size at run
+ * time; it therefore cannot take part in an assemble-time expression. */
+static int parse_warp_sz(Asm *A, Instr *in, int slot, Operand *o)
+{
+    Token t = next(A);
+    Token after = peek(A);
+    if (after.kind == TOK_PUNCT && !is_punct(&after, ',') && !is_punct(&after, ';')) {
+        err(A, &t, "%s: %s", opname(in), warp_sz_hint);
+        return -1;
+    }
+    DataType ty = slot_type(in, slot);
+    if (ty == T_PRED || isa_type_kind(ty) == TK_FLOAT) {
+        err(A, &t, "%s: WARP_SZ is an integer", opname(in));
+        return -1;
+    }
+    if (isa_ops[in->op].format == FMT_BAR) {
+        err(A, &t, "%s: WARP_SZ cannot be a barrier operand; write the number", opname(in));
+        return -1;
+    }
+    o->kind = OPD_SREG;
+    o->r[0] = SR_WARP_SZ;
+    return 0;
+}
+
 /* A source operand: register, special register, immediate, or variable. */
 static int parse_src(Asm *A, Instr *in, int slot, Operand *o)
 {
     Token t = peek(A);
     char b[64];
+    if (t.kind == TOK_IDENT && tok_is(&t, "WARP_SZ")) return parse_warp_sz(A, in, slot, o);
     if (t.kind == TOK_REG) {
         int s = sreg_lookup(&t);
         if (s >= 0) {
@@ -1910,6 +1945,10 @@ static void check_define_line(Asm *A)
     Token name = next(A);
     char b[64];
     if (name.kind != TOK_IDENT) { err(A, &name, "expected a name after .define, got %s", show(&name, b, sizeof b)); return; }
+    if (tok_is(&name, "WARP_SZ")) {
+        err(A, &name, ".define WARP_SZ: WARP_SZ is PTX's predefined warp size (sm.warp_size at run time)");
+        return;
+    }
     int d = strmap_get(&A->defmap, name.s, name.len);
     if (d < 0) return;
     if (A->defs[d].line != name.line) {

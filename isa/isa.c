@@ -315,6 +315,12 @@ void isa_doc(FILE *out)
     for (int s = 0; s < SR_COUNT; s++) fprintf(out, "%s`%s`", s ? ", " : "", isa_sreg_names[s]);
     fputs(".\n\n`%clock` and `%clock64` read the SM's cycle counter; `%lanemask_*` are the\n"
           "masks of lanes equal to, below, up to, above and from this lane.\n\n"
+          "`WARP_SZ` is PTX's predefined warp-size constant. It is known only at run time\n"
+          "(`sm.warp_size` in the config: 4, 8, 16 or 32), so it is an operand wherever an\n"
+          "integer immediate is allowed (`mov.u32 %r1, WARP_SZ;`, `rem.u32 %r2, %r3, WARP_SZ;`)\n"
+          "but not part of an expression: compute `WARP_SZ-1` with `sub.u32 %r4, WARP_SZ, 1;`.\n"
+          "Kernels that use it, `%laneid` and `activemask` instead of 31 and `0xffffffff`\n"
+          "run at every warp size.\n\n"
           "## Opcodes\n\n"
           "| opcode | operands | types | modifiers | unit | meaning |\n|---|---|---|---|---|---|\n", out);
     for (int op = 0; op < OP_COUNT; op++) {

@@ -160,7 +160,8 @@ extern const OpInfo isa_ops[OP_COUNT];
     X(SR_SMID, "%smid") X(SR_NSMID, "%nsmid") X(SR_CLOCK, "%clock") X(SR_CLOCK64, "%clock64") \
     X(SR_LANEMASK_EQ, "%lanemask_eq") X(SR_LANEMASK_LT, "%lanemask_lt") \
     X(SR_LANEMASK_LE, "%lanemask_le") X(SR_LANEMASK_GT, "%lanemask_gt") \
-    X(SR_LANEMASK_GE, "%lanemask_ge")
+    X(SR_LANEMASK_GE, "%lanemask_ge") \
+    X(SR_WARP_SZ, "WARP_SZ")   /* PTX's predefined identifier: the run-time warp size */
 
 #define X(e, n) e,
 typedef enum SpecialReg { ISA_SREGS(X) SR_COUNT } SpecialReg;

@@ -7,7 +7,9 @@
 // finds about 2n/L instructions per cycle to issue.  Issue rate (IPC) grows
 // with the number of resident warps until the issue slot is full.
 //
-// What to change: -D WARPS=1,2,4,...,32 (one block of WARPS warps).  To see
+// What to change: -D WARPS=1,2,4,...,32 (one block of WARPS warps of WS
+// threads; WS is 32, so on a config with another sm.warp_size give -D WS=
+// the same value to keep WARPS warps).  To see
 // the seed's model exactly, give the SM one scheduler and a full-width LSU,
 // and a round latency:
 //   ./gpusim --set gpu.num_sms=1 --set sm.schedulers=1 --set unit.lsu_width=32 \
@@ -18,7 +20,8 @@
 // WARPS = 32 (= L/2), and long_scoreboard's share falls.
 // sizes: WARPS=1 | WARPS=32 | WARPS=5
 .define WARPS 8
-.define N (WARPS*32)
+.define WS 32                        // threads per warp: match sm.warp_size
+.define N (WARPS*WS)
 .buffer in .u32[N] iota
 .buffer out .u32[N] zero
 .launch latency_hiding grid=(1) block=(N) args=(in, out)

@@ -1,19 +1,25 @@
 // scan.s - inclusive prefix sum (out[i] = in[0] + ... + in[i]) with warp
 // shuffles: shfl.sync.up inside each warp, warp totals through shared
 // memory, block totals through a second pass (seed 002 warp intrinsics,
-// seed 003 shared memory).
+// seed 003 shared memory).  Runs at every warp size (sm.warp_size 4, 8, 16,
+// 32): the warp's shape comes from PTX's WARP_SZ.
 //
 // What it shows: __shfl_up_sync (seed 002, "线程束洗牌函数": lane t gets the v
-// of lane t-d; lanes with t-d < 0 keep their own).  A warp scans 32 values in
-// five steps: for d = 1, 2, 4, 8, 16: t = shfl_up(v, d); if (lane >= d) v += t.
+// of lane t-d; lanes with t-d < 0 keep their own).  A warp scans its WARP_SZ
+// values in log2(WARP_SZ) steps (five at warp size 32):
+// for (d = 1; d < WARP_SZ; d *= 2) { t = shfl_up(v, d); if (lane >= d) v += t; }
 // Here "lane >= d" is the predicate output of the shuffle itself:
-//     shfl.sync.up.b32 %r9|%p5, %r8, d, 0, 0xffffffff;  @%p5 add ...
+//     shfl.sync.up.b32 %r9|%p5, %r8, d, 0, membermask;  @%p5 add ...
 // (%p5 is false when the source lane t-d is out of range, whose result is
-// the lane's own v - adding that would double it).  Lane 31 then holds the
-// warp's total: it stores it in wsum[warp]; after bar.sync warp 0 scans the
-// (up to 32) warp totals the same way; after another bar.sync each thread
-// adds the totals of the warps before it.  No branch diverges: the per-lane
-// choices are predicates, and the only branch (warp 0 or not) is uniform.
+// the lane's own v - adding that would double it; membermask names all
+// WARP_SZ lanes, (1 << WARP_SZ) - 1).  The last lane (WARP_SZ-1) then holds
+// the warp's total: it stores it in wsum[warp]; after bar.sync warp 0 scans
+// the warp totals the same way, WARP_SZ at a time (more than one round only
+// when BLOCK > WARP_SZ^2), carrying each round's total to the next with
+// shfl.sync.idx from the last lane; after another bar.sync each thread adds
+// the totals of the warps before it.  No branch diverges: the per-lane
+// choices are predicates, and the branches (the loops, warp 0 or not) are
+// uniform.
 //
 // Whole array, three launches:
 //   1. scan_blocks, one block per BLOCK-element chunk: out = the chunk's own
@@ -29,13 +35,13 @@
 // sums (ref=scan) and the grand total (ref=sum) are checked.
 //
 // Edges: any N: lanes past the end scan zeros and store nothing.  BLOCK must
-// be a multiple of 32, at most 1024.
+// be a multiple of 32 (so of every warp size), at most 1024.
 //
-// What to change: -D N=.., -D BLOCK=32..1024.
+// What to change: -D N=.., -D BLOCK=32..1024, --set sm.warp_size=4..32.
 //
 // What to look for (default N=8192, BLOCK=256: launch 1 has 32 blocks,
 // launch 2 one block (one chunk of the 32 block sums), launch 3 32 blocks;
-// 8 warps each), observed with --functional:
+// 8 warps each), observed with --functional on fermi.ini (warp size 32):
 //   divergent branches 0; shared stores 297 and shared loads 561, i.e. 9 and
 //   17 per block-chunk in launches 1-2 (33 of them): stores 8 warp totals +
 //   1 write-back of their scan, loads 1 (warp 0 reads the totals) + 8 (the
@@ -43,8 +49,11 @@
 //   warp per chunk); global loads 760 (256 + 8 in launches 1-2; launch 3
 //   reads out and sums[b-1] in 31 blocks: 31 x 8 x 2 = 496), global stores
 //   545 (256 + 8 scanned values, 32 + 1 totals, 248 in launch 3), warp
-//   instructions 21154, SIMD efficiency 99.24%.  By hand, shuffles:
-//   33 x (8 x 5 + 5) = 1485.
+//   instructions 26830, SIMD efficiency 99.40%.  By hand, shuffles:
+//   33 x (8 x 5 + 5 + 1) = 1518.  At warp size 8 (--set sm.warp_size=8
+//   --set sm.max_warps=192) every block has 32 warps, so warp 0 scans their
+//   totals in 4 rounds: shared loads 2244 = 33 x (4 + 32 + 32), shared
+//   stores 1188 = 33 x (32 + 4).
 // sizes: N=77 | N=1000 | N=100000 BLOCK=128 | N=300000 BLOCK=1024 | N=1 BLOCK=32 | N=5000 BLOCK=96 | N=20000 BLOCK=32
 
 .define N 8192
@@ -68,7 +77,7 @@
 .entry scan_blocks (.param .u64 src, .param .u64 dst, .param .u64 totals,
                     .param .u32 n)
 {
-    .shared .align 4 .u32 wsum[32];          // one total per warp
+    .shared .align 4 .u32 wsum[(BLOCK+3)/4]; // one total per warp (as many as warp size 4 makes)
 
     ld.param.u64    %rd1, [src];
     ld.param.u64    %rd2, [dst];
@@ -77,21 +86,24 @@
     mov.u32         %r3, %ctaid.x;
     mov.u32         %r4, %ntid.x;
     mov.u32         %r5, %nctaid.x;
-    and.b32         %r10, %r2, 31;           // lane
-    shr.u32         %r11, %r2, 5;            // warp
-    shr.u32         %r12, %r4, 5;            // number of warps
+    mul.lo.s32      %r6, %r3, %r4;           // base = first element of the chunk
+    mul.lo.s32      %r7, %r5, %r4;           // chunk stride
+    // The warp's shape, from WARP_SZ (sm.warp_size, known at run time).
+    mov.u32         %r10, %laneid;           // lane = tid % WARP_SZ
+    div.u32         %r11, %r2, WARP_SZ;      // warp = tid / WARP_SZ
+    add.s32         %r12, %r4, WARP_SZ;
+    sub.s32         %r12, %r12, 1;
+    div.u32         %r12, %r12, WARP_SZ;     // number of warps
+    shl.b32         %r20, 1, WARP_SZ;        // membermask: all WARP_SZ lanes =
+    sub.u32         %r20, %r20, 1;           //   (1 << WARP_SZ) - 1 (shl by 32 gives 0: 0xffffffff)
     mov.u32         %r13, wsum;
     shl.b32         %r14, %r11, 2;
     add.s32         %r14, %r13, %r14;        // &wsum[warp]
-    shl.b32         %r15, %r10, 2;
-    add.s32         %r15, %r13, %r15;        // &wsum[lane]
     shl.b32         %r16, %r12, 2;
     add.s32         %r16, %r13, %r16;        // &wsum[nwarps]
-    setp.eq.u32     %p2, %r10, 31;           // last lane of its warp
+    sub.u32         %r9, WARP_SZ, 1;
+    setp.eq.u32     %p2, %r10, %r9;          // last lane of its warp
     setp.eq.u32     %p3, %r11, 0;            // warp 0
-    setp.lt.u32     %p4, %r10, %r12;         // lane < nwarps
-    mul.lo.s32      %r6, %r3, %r4;           // base = first element of the chunk
-    mul.lo.s32      %r7, %r5, %r4;           // chunk stride
     mov.u32         %r17, 0;                 // carry: sum of the chunks before
 
 CHUNK:
@@ -104,35 +116,44 @@ CHUNK:
     add.s64         %rd4, %rd1, %rd3;
     @%p6 ld.global.u32 %r8, [%rd4];          // v = i < n ? src[i] : 0
 
-    // Warp inclusive scan: five shuffles up.
-    shfl.sync.up.b32 %r9|%p5, %r8, 1, 0, 0xffffffff;
+    // Warp inclusive scan: for (d = 1; d < WARP_SZ; d *= 2) shuffle up by d.
+    mov.u32         %r21, 1;
+WARP_SCAN:
+    shfl.sync.up.b32 %r9|%p5, %r8, %r21, 0, %r20;
     @%p5 add.s32    %r8, %r8, %r9;
-    shfl.sync.up.b32 %r9|%p5, %r8, 2, 0, 0xffffffff;
-    @%p5 add.s32    %r8, %r8, %r9;
-    shfl.sync.up.b32 %r9|%p5, %r8, 4, 0, 0xffffffff;
-    @%p5 add.s32    %r8, %r8, %r9;
-    shfl.sync.up.b32 %r9|%p5, %r8, 8, 0, 0xffffffff;
-    @%p5 add.s32    %r8, %r8, %r9;
-    shfl.sync.up.b32 %r9|%p5, %r8, 16, 0, 0xffffffff;
-    @%p5 add.s32    %r8, %r8, %r9;
-    @%p2 st.shared.u32 [%r14], %r8;          // wsum[warp] = warp total (lane 31)
+    shl.b32         %r21, %r21, 1;
+    setp.lt.u32     %p7, %r21, WARP_SZ;
+    @%p7 bra        WARP_SCAN;               // uniform: d is the same in every lane
+    @%p2 st.shared.u32 [%r14], %r8;          // wsum[warp] = warp total (last lane)
     bar.sync        0;
 
-    // Warp 0 scans the warp totals (lanes >= nwarps scan zeros).
+    // Warp 0 scans the warp totals, WARP_SZ at a time (one round unless the
+    // block has more warps than a warp has lanes), carrying each round's
+    // total into the next; lanes past the last warp scan zeros.
     @!%p3 bra       SCANNED;                 // uniform: whole warps
+    mov.u32         %r5, 0;                  // round base
+    mov.u32         %r22, 0;                 // total of the rounds before
+TOTALS:
+    add.s32         %r15, %r5, %r10;         // j = base + lane
+    setp.lt.u32     %p4, %r15, %r12;         // j < nwarps
+    shl.b32         %r15, %r15, 2;
+    add.s32         %r15, %r13, %r15;        // &wsum[j]
     mov.u32         %r19, 0;
     @%p4 ld.shared.u32 %r19, [%r15];
-    shfl.sync.up.b32 %r9|%p5, %r19, 1, 0, 0xffffffff;
+    mov.u32         %r21, 1;
+TOTALS_SCAN:
+    shfl.sync.up.b32 %r9|%p5, %r19, %r21, 0, %r20;
     @%p5 add.s32    %r19, %r19, %r9;
-    shfl.sync.up.b32 %r9|%p5, %r19, 2, 0, 0xffffffff;
-    @%p5 add.s32    %r19, %r19, %r9;
-    shfl.sync.up.b32 %r9|%p5, %r19, 4, 0, 0xffffffff;
-    @%p5 add.s32    %r19, %r19, %r9;
-    shfl.sync.up.b32 %r9|%p5, %r19, 8, 0, 0xffffffff;
-    @%p5 add.s32    %r19, %r19, %r9;
-    shfl.sync.up.b32 %r9|%p5, %r19, 16, 0, 0xffffffff;
-    @%p5 add.s32    %r19, %r19, %r9;
-    @%p4 st.shared.u32 [%r15], %r19;         // wsum[w] = total of warps 0..w
+    shl.b32         %r21, %r21, 1;
+    setp.lt.u32     %p7, %r21, WARP_SZ;
+    @%p7 bra        TOTALS_SCAN;
+    add.s32         %r19, %r19, %r22;
+    @%p4 st.shared.u32 [%r15], %r19;         // wsum[j] = total of warps 0..j
+    sub.u32         %r9, WARP_SZ, 1;
+    shfl.sync.idx.b32 %r22, %r19, %r9, %r9, %r20;   // carry = the last lane's value
+    add.s32         %r5, %r5, WARP_SZ;
+    setp.lt.u32     %p7, %r5, %r12;
+    @%p7 bra        TOTALS;                  // uniform
 SCANNED:
     bar.sync        0;
 
@@ -148,8 +169,8 @@ SCANNED:
     bra             CHUNK;
 
 FINISH:
-    setp.ne.u32     %p7, %r2, 0;             // if (tid != 0) return;
-    @%p7 ret;
+    setp.ne.u32     %p8, %r2, 0;             // if (tid != 0) return;
+    @%p8 ret;
     ld.param.u64    %rd3, [totals];
     mul.wide.u32    %rd4, %r3, 4;
     add.s64         %rd3, %rd3, %rd4;

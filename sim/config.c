@@ -22,6 +22,7 @@
 static const char *const sched_names[] = { CONFIG_SCHED_POLICIES(ENUM_NAME) NULL };
 static const char *const write_names[] = { CONFIG_WRITE_POLICIES(ENUM_NAME) NULL };
 static const char *const dram_sched_names[] = { CONFIG_DRAM_SCHEDS(ENUM_NAME) NULL };
+static const char *const mem_model_names[] = { CONFIG_MEM_MODELS(ENUM_NAME) NULL };
 #undef ENUM_NAME
 
 #define KIB 1024.0
@@ -72,7 +73,7 @@ static const ConfigKey keys[] = {
     K_I64("sm.shared_bytes", sm.shared_bytes, 48 * 1024, 0, 16 * MIB, BY, "bytes", "Shared memory per SM."),
     K_INT("sm.shared_alloc_unit", sm.shared_alloc_unit, 128, 1, 64 * KIB, P2 | BY, "bytes", "Shared memory is granted per block in multiples of this."),
     K_INT("sm.ibuffer_depth", sm.ibuffer_depth, 2, 1, 64, 0, "instructions", "Decoded-instruction buffer entries per warp."),
-    K_INT("sm.fetch_width", sm.fetch_width, 1, 1, 16, 0, "instructions", "Instructions fetched per warp per fetch."),
+    K_INT("sm.fetch_width", sm.fetch_width, 2, 1, 16, 0, "instructions", "Instructions decoded into a warp's buffer per fetch; the fetch unit serves one warp per cycle."),
 
     K_ENUM("sched.policy", sched.policy, SCHED_GTO, sched_names, "Warp scheduling policy: loose round robin, greedy-then-oldest, oldest first, two-level."),
     K_INT("sched.two_level_active", sched.two_level_active, 6, 1, 2048, 0, "warps", "Active-pool size per scheduler for the two_level policy."),
@@ -92,6 +93,9 @@ static const ConfigKey keys[] = {
     K_INT("lat.global_fixed", lat.global_fixed, 600, 1, NOLIMIT, 0, "cycles", "Global/local access latency while no cache or DRAM model is enabled."),
     K_INT("lat.constant", lat.constant, 22, 1, NOLIMIT, 0, "cycles", "Constant and parameter loads while no constant-cache model is enabled."),
     K_INT("lat.branch", lat.branch, 22, 1, NOLIMIT, 0, "cycles", "Branch: issue until the warp may fetch from the target."),
+
+    K_ENUM("mem.model", mem.model, MEM_MODEL_HIERARCHY, mem_model_names,
+           "Global/local memory timing: the cache, interconnect and DRAM hierarchy, or a fixed latency (lat.global_fixed) for latency lessons."),
 
     K_INT("smem.banks", smem.banks, 32, 1, 64, P2, "banks", "Shared-memory banks; bank = (addr / bank_bytes) % banks."),
     K_INT("smem.bank_bytes", smem.bank_bytes, 4, 4, 8, P2 | BY, "bytes", "Bank width (4 or 8)."),
@@ -161,6 +165,7 @@ static const struct Section {
     { "sched", "Warp scheduler" },
     { "unit", "Execution units (per SM)" },
     { "lat", "Fixed latencies (SM cycles)" },
+    { "mem", "Memory timing model" },
     { "smem", "Shared memory" },
     { "l1", "L1 data cache (per SM)" },
     { "l2", "L2 cache (shared by all SMs)" },

@@ -31,6 +31,9 @@
 #define CONFIG_WRITE_POLICIES(X)          \
     X(CACHE_WRITE_THROUGH, "write_through") \
     X(CACHE_WRITE_BACK, "write_back")
+#define CONFIG_MEM_MODELS(X)             \
+    X(MEM_MODEL_HIERARCHY, "hierarchy")  \
+    X(MEM_MODEL_FIXED, "fixed")
 #define CONFIG_DRAM_SCHEDS(X)   \
     X(DRAM_FR_FCFS, "fr_fcfs")  \
     X(DRAM_FCFS, "fcfs")
@@ -39,6 +42,7 @@
 enum SchedPolicy { CONFIG_SCHED_POLICIES(CONFIG_ENUM_CONST) };
 enum CacheWritePolicy { CONFIG_WRITE_POLICIES(CONFIG_ENUM_CONST) };
 enum DramSched { CONFIG_DRAM_SCHEDS(CONFIG_ENUM_CONST) };
+enum MemModel { CONFIG_MEM_MODELS(CONFIG_ENUM_CONST) };
 #undef CONFIG_ENUM_CONST
 
 enum {
@@ -89,6 +93,9 @@ typedef struct Config {
     struct {
         int alu, imul, fma, dp, sfu, shared, global_fixed, constant, branch;
     } lat;
+    struct {
+        int model;                /* enum MemModel */
+    } mem;
     struct {
         int banks, bank_bytes;
     } smem;

@@ -67,6 +67,7 @@ static uint64_t sreg(const X *x, int s, int lane)
     case SR_LANEMASK_LE: return (((1u << lane) << 1) - 1) & all;
     case SR_LANEMASK_GT: return all & ~(((1u << lane) << 1) - 1);
     case SR_LANEMASK_GE: return all & ~((1u << lane) - 1);
+    case SR_WARP_SZ: return (uint64_t)x->ws;      /* PTX's WARP_SZ = sm.warp_size */
     case SR_COUNT: break;
     }
     return 0;
@@ -485,20 +486,6 @@ static uint8_t *locate(const X *x, int lane, Space *space, uint64_t *addr, int b
     return base + a;
 }
 
-/* Where a thread's local word lives in device memory: hardware interleaves
- * local memory word by word across the threads of a warp, so that the same
- * local offset in 32 threads is 32 consecutive words - one coalesced access.
- * The coalescer and the caches see this address; the data itself is kept per
- * thread (Cta.lmem). */
-static uint64_t local_phys(const X *x, int lane, uint64_t off)
-{
-    const Cta *c = x->w->cta;
-    uint64_t per_thread = (c->lmem_bytes + 3u) & ~3ull;
-    uint64_t warp_index = c->linear * (uint64_t)c->nwarps + (uint64_t)x->w->id;
-    return MEM_LOCAL_PHYS + warp_index * per_thread * (uint64_t)x->ws + (off / 4) * (uint64_t)x->ws * 4 +
-           (uint64_t)lane * 4 + off % 4;
-}
-
 static uint64_t load_elem(const uint8_t *p, DataType t)
 {
     int bytes = isa_type_bits(t) / 8;
@@ -578,7 +565,7 @@ static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
         uint8_t *p = locate(x, l, &sp, &a, bytes);
         if (!p) return -1;
         out->mem.space = (uint8_t)sp;
-        out->mem.addr[l] = sp == SP_LOCAL ? local_phys(x, l, a) : a;
+        out->mem.addr[l] = a;   /* local: the thread's offset; lsu.c and memsys.c interleave */
         for (int j = 0; j < in->vec; j++) {
             uint16_t reg = ro->kind == OPD_VEC ? ro->r[j] : ro->r[0];
             if (is_st) {

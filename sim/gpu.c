@@ -6,8 +6,22 @@
 
 #include "sim/sm.h"
 
-int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
-                   uint64_t *nowp, uint64_t max_cycles, Fault *fault)
+enum { MAX_DONE = 256 };
+#define NO_PROGRESS_CYCLES 10000000ull
+
+/* Hand the hierarchy's completions at `now` to their SMs. */
+static void deliver(MemSys *ms, Sm *sms, Timing *t)
+{
+    MemDone done[MAX_DONE];
+    int n;
+    do {
+        n = memsys_tick(ms, t->now, done, MAX_DONE);
+        for (int i = 0; i < n; i++) sm_mem_complete(&sms[done[i].sm], t, done[i].slot, done[i].tag, t->now);
+    } while (n == MAX_DONE);
+}
+
+int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
+                   Trace *trace, uint64_t *nowp, uint64_t max_cycles, Fault *fault)
 {
     Kernel k;
     Timing t;
@@ -18,6 +32,8 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
                       k.entry->shared_bytes, k.nctas);
     t.k = &k;
     t.st = st;
+    t.ms = ms;
+    t.trace = trace;
     t.now = *nowp;
     Deps *deps = deps_build(k.entry);
     int nsms = cfg->gpu.num_sms;
@@ -27,6 +43,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     for (int i = 0; i < nsms && rc == 0; i++) rc = sm_init(&sms[i], i, cfg);
 
     uint64_t start = t.now, next_block = 0;
+    uint64_t last_inst = st->inst, last_progress = t.now;
     int rr = 0;
     while (rc == 0) {
         /* dispatch: one block per SM per cycle, round robin from rr */
@@ -35,6 +52,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
             if (sm_can_fit(sm, &t.occ) && sm_launch_cta(sm, &t, next_block) == 0) next_block++;
         }
         rr = (rr + 1) % nsms;
+        if (ms) deliver(ms, sms, &t);
         uint64_t next = SM_NEVER;
         int busy = 0;
         for (int i = 0; i < nsms; i++) {
@@ -45,6 +63,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         }
         if (rc) break;
         if (!busy && next_block >= k.nctas) break;
+        if (ms) { uint64_t e = memsys_next_event(ms); if (e < next) next = e; }
         if (next_block < k.nctas)
             for (int i = 0; i < nsms; i++)
                 if (sm_can_fit(&sms[i], &t.occ)) { next = t.now + 1; break; }
@@ -54,6 +73,14 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
             break;
         }
         t.now = next > t.now + 1 ? next : t.now + 1;
+        /* the progress watchdog: a live lock issues nothing, forever */
+        if (st->inst != last_inst) { last_inst = st->inst; last_progress = t.now; }
+        else if (t.now - last_progress > NO_PROGRESS_CYCLES) {
+            kernel_fault(&k, NULL, -1, FAULT_DEADLOCK, "deadlock: no warp issued an instruction for %llu cycles",
+                         (unsigned long long)NO_PROGRESS_CYCLES);
+            rc = -1;
+            break;
+        }
         if (max_cycles && t.now - start > max_cycles) {
             kernel_fault(&k, NULL, -1, FAULT_WATCHDOG, "watchdog: the launch ran past %llu cycles (raise --max-cycles)",
                          (unsigned long long)max_cycles);

@@ -12,12 +12,16 @@
 #include <stdint.h>
 
 #include "sim/config.h"
+#include "sim/memsys.h"
 #include "sim/occupancy.h"
+#include "sim/trace.h"
 #include "sim/warp.h"
 
 /* Run launch li with timing, starting at cycle *now (updated to the end).
- * max_cycles bounds this launch (0: no bound).  0 ok, -1 fault. */
-int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
-                   uint64_t *now, uint64_t max_cycles, Fault *fault);
+ * ms is the memory hierarchy (kept across launches: caches stay warm), or
+ * NULL for fixed memory latencies.  max_cycles bounds this launch (0: no
+ * bound).  0 ok, -1 fault. */
+int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
+                   Trace *trace, uint64_t *now, uint64_t max_cycles, Fault *fault);
 
 #endif

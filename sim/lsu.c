@@ -24,7 +24,19 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
     }
     if (a->space != SP_GLOBAL && a->space != SP_LOCAL) return cost;
     Coalesced co;
-    coalesce(a, c->l1.line_bytes, c->l1.sector_bytes, c->sm.warp_size, &co);
+    if (a->space == SP_LOCAL) {
+        /* Local addresses are per-thread offsets.  Hardware interleaves local
+         * memory word by word across a warp's threads, so the same offset in
+         * 32 threads is 32 consecutive words: one coalesced request (memsys.c
+         * places them the same way). */
+        MemAccess il = *a;
+        uint64_t ws = (uint64_t)c->sm.warp_size;
+        for (int l = 0; l < WARP_MAX; l++)
+            if ((a->mask >> l) & 1u) il.addr[l] = (a->addr[l] / 4) * ws * 4 + (uint64_t)l * 4 + a->addr[l] % 4;
+        coalesce(&il, c->l1.line_bytes, c->l1.sector_bytes, c->sm.warp_size, &co);
+    } else {
+        coalesce(a, c->l1.line_bytes, c->l1.sector_bytes, c->sm.warp_size, &co);
+    }
     cost.sectors = co.nsectors;
     cost.lines = co.nlines;
     int sp = a->space == SP_LOCAL;

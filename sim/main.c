@@ -13,6 +13,7 @@
 #include "sim/config.h"
 #include "sim/report.h"
 #include "sim/run.h"
+#include "sim/sweep.h"
 
 #ifndef GPUSIM_VERSION
 #define GPUSIM_VERSION "dev"
@@ -27,13 +28,24 @@ typedef struct Options {
     const char *output;
     long long max_cycles;
     int disasm, dump_config, functional, occupancy;
+    const char *trace;                   /* --trace FILE.html|.json */
+    uint64_t trace_from, trace_to;
+    int trace_sm;
+    int trace_warps[64]; int ntrace_warps;
     const char *doc;
     char **dumps; int ndumps;
+    /* sweeps (docs/sweeps.md) */
+    SweepArg *axes; int naxes;
+    int jobs, no_time, emit_jobs, merge;
+    long sweep_point;                    /* -1: not a job */
+    const char *plot, *y;
 } Options;
 
 static void usage(FILE *out)
 {
     fputs("Usage: gpusim [OPTION]... CONFIG.ini KERNEL.s\n"
+          "  or:  gpusim [OPTION]... --sweep KEY=LIST... CONFIG.ini KERNEL.s...\n"
+          "  or:  gpusim --merge [-o FILE] [--plot FILE.svg] JOB-OUTPUT...\n"
           "Run a PTX-like kernel file on a cycle-level model of a SIMT GPU and report\n"
           "cycles, stalls, divergence, memory transactions and occupancy.\n"
           "\n"
@@ -44,6 +56,12 @@ static void usage(FILE *out)
           "  -o FILE               write the report to FILE instead of stdout\n"
           "      --max-cycles N    stop with a fault after N simulated cycles (watchdog)\n"
           "      --functional      run without the timing model (fast; counts only)\n"
+          "      --trace FILE      write a visual trace of the timing run: FILE.html (a\n"
+          "                        self-contained viewer) or FILE.json (Trace Event\n"
+          "                        Format, for Perfetto / chrome://tracing)\n"
+          "      --trace-cycles A:B  trace only cycles A to B\n"
+          "      --trace-sm N      trace only SM N\n"
+          "      --trace-warps LIST  trace only these warps of each block (e.g. 0,1)\n"
           "      --occupancy       print the occupancy calculator for each launch: blocks\n"
           "                        per SM allowed by each resource, and which one binds\n"
           "      --dump NAME[=FILE]  after the run, write buffer NAME one value per line\n"
@@ -54,6 +72,22 @@ static void usage(FILE *out)
           "      --dump-config     print the effective configuration as a .ini file\n"
           "                        (CONFIG may be omitted: the built-in defaults)\n"
           "      --doc TOPIC       print generated reference docs: isa or config\n"
+          "\n"
+          "Sweeps (CSV, one row per point; docs/sweeps.md):\n"
+          "      --sweep KEY=LIST  run every value of a config key, or of a .define if KEY\n"
+          "                        has no dot; LIST: 16,32,64 or 1..8 or 2^0..2^5\n"
+          "  -D NAME=LIST          a .define with a list or range is swept too\n"
+          "                        (several KERNEL.s are swept as well)\n"
+          "  -j N                  run N points at a time (same output for any N)\n"
+          "      --no-time         leave out the host_seconds column\n"
+          "      --plot FILE.svg   draw METRIC against the first swept name\n"
+          "      --y METRIC        the column to plot (default cycles); any report metric\n"
+          "                        or stall.REASON adds a column\n"
+          "      --emit-jobs       print one shell command per point instead of running\n"
+          "      --sweep-point I   run point I only and print it for --merge\n"
+          "      --merge           join --sweep-point output (files, - for stdin) into the\n"
+          "                        CSV a local run writes\n"
+          "\n"
           "      --help            display this help and exit\n"
           "      --version         output version information and exit\n"
           "\n"
@@ -126,7 +160,8 @@ static int write_dumps(const Run *r, const Options *o, FILE *report_out)
 static int run_and_report(const Program *p, const Config *cfg, const char *cfg_path, const Options *o, DiagList *dl)
 {
     if (check_dumps(p, o)) return EXIT_USAGE;
-    RunOptions ro = { o->functional, (uint64_t)o->max_cycles };
+    RunOptions ro = { o->functional, (uint64_t)o->max_cycles, o->trace,
+                      { o->trace_from, o->trace_to, o->trace_sm, o->trace_warps, o->ntrace_warps } };
     Run r;
     int rc = run_program(&r, p, cfg, cfg_path, &ro, dl);
     if (rc == RUN_BAD_INPUT) { run_free(&r); return print_diags(dl); }
@@ -153,10 +188,88 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
     return rc;
 }
 
+static FILE *open_output(const char *path)
+{
+    if (!path) return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f) fprintf(stderr, "gpusim: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+/* --plot after a sweep or a merge; returns the worse of rc and its own. */
+static int write_plot(const SweepTable *t, const Options *o, int rc)
+{
+    if (!o->plot) return rc;
+    FILE *f = open_output(o->plot);
+    if (!f) return rc > EXIT_USAGE ? rc : EXIT_USAGE;
+    DiagList dl = { 0 };
+    int bad = sweep_plot(t, o->y ? o->y : "cycles", f, &dl);
+    fclose(f);
+    if (!bad) return rc;
+    print_diags(&dl);
+    return rc > EXIT_USAGE ? rc : EXIT_USAGE;
+}
+
+/* Sweep mode: a swept name, several kernels, or a sweep-only option. */
+static int is_sweep(const Options *o, int npos)
+{
+    return o->naxes || npos > 2 || o->emit_jobs || o->sweep_point >= 0 || o->plot || o->no_time;
+}
+
+static int run_sweep(char **argv, int pos, int npos, const Options *o)
+{
+    if (npos < 2) return bad_usage("missing operand: a sweep needs CONFIG.ini and KERNEL.s...%s", "");
+    if (strcmp(o->format, "text") || o->ndumps || o->occupancy)
+        return bad_usage("a sweep writes CSV: --format, --dump and --occupancy do not apply%s", "");
+    SweepSpec sp = { argv[0], argv[pos], (const char *const *)argv + pos + 1, npos - 1, o->axes, o->naxes,
+                     o->sets, o->nsets, o->defines, o->ndefines, { o->functional, (uint64_t)o->max_cycles, NULL, { 0, 0, -1, NULL, 0 } },
+                     o->y, o->jobs, o->no_time };
+    DiagList dl = { 0 };
+    Sweep *s = sweep_new(&sp, &dl);
+    if (!s) return print_diags(&dl);
+    if (o->sweep_point >= sweep_points(s)) {
+        char n[64];
+        snprintf(n, sizeof n, "%ld: the sweep has points 0 to %d", o->sweep_point, sweep_points(s) - 1);
+        sweep_free(s);
+        return bad_usage("--sweep-point %s", n);
+    }
+    /* an unwritable --plot fails now, not after a long sweep */
+    int plotting = o->plot && !o->emit_jobs && o->sweep_point < 0;
+    FILE *plot = plotting ? open_output(o->plot) : NULL;
+    if (plot) fclose(plot);
+    FILE *out = plotting && !plot ? NULL : open_output(o->output);
+    if (!out) { sweep_free(s); return EXIT_USAGE; }
+    int rc = 0;
+    if (o->emit_jobs) sweep_emit_jobs(s, out);
+    else if (o->sweep_point >= 0) rc = sweep_run_point(s, (int)o->sweep_point, out);
+    else rc = write_plot(sweep_table(s), o, sweep_run(s, out));
+    if (out != stdout) fclose(out);
+    sweep_free(s);
+    return rc;
+}
+
+static int merge_files(char **paths, int n, const Options *o)
+{
+    if (n < 1) return bad_usage("--merge needs the output of the jobs (files, or - for stdin)%s", "");
+    SweepTable t;
+    DiagList dl = { 0 };
+    if (sweep_merge((const char *const *)paths, n, &t, &dl)) return print_diags(&dl);
+    FILE *out = open_output(o->output);
+    int rc = EXIT_USAGE;
+    if (out) {
+        sweep_table_write(&t, out);
+        if (out != stdout) fclose(out);
+        rc = write_plot(&t, o, sweep_table_status(&t));
+    }
+    sweep_table_free(&t);
+    return rc;
+}
+
 static int parse_args(int argc, char **argv, Options *o, int *first_pos)
 {
     enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION,
-           OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY };
+           OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY, OPT_TRACE, OPT_TRACE_CYCLES, OPT_TRACE_SM, OPT_TRACE_WARPS, OPT_SWEEP, OPT_NO_TIME, OPT_PLOT, OPT_Y, OPT_EMIT_JOBS,
+           OPT_SWEEP_POINT, OPT_MERGE };
     static const struct option longopts[] = {
         { "set", required_argument, NULL, OPT_SET },
         { "format", required_argument, NULL, OPT_FORMAT },
@@ -166,14 +279,25 @@ static int parse_args(int argc, char **argv, Options *o, int *first_pos)
         { "doc", required_argument, NULL, OPT_DOC },
         { "functional", no_argument, NULL, OPT_FUNCTIONAL },
         { "occupancy", no_argument, NULL, OPT_OCCUPANCY },
+        { "trace", required_argument, NULL, OPT_TRACE },
+        { "trace-cycles", required_argument, NULL, OPT_TRACE_CYCLES },
+        { "trace-sm", required_argument, NULL, OPT_TRACE_SM },
+        { "trace-warps", required_argument, NULL, OPT_TRACE_WARPS },
         { "dump", required_argument, NULL, OPT_DUMP },
+        { "sweep", required_argument, NULL, OPT_SWEEP },
+        { "no-time", no_argument, NULL, OPT_NO_TIME },
+        { "plot", required_argument, NULL, OPT_PLOT },
+        { "y", required_argument, NULL, OPT_Y },
+        { "emit-jobs", no_argument, NULL, OPT_EMIT_JOBS },
+        { "sweep-point", required_argument, NULL, OPT_SWEEP_POINT },
+        { "merge", no_argument, NULL, OPT_MERGE },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 },
     };
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":D:o:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:o:j:", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_SET:
             o->sets = realloc(o->sets, (size_t)(o->nsets + 1) * sizeof *o->sets);
@@ -182,6 +306,11 @@ static int parse_args(int argc, char **argv, Options *o, int *first_pos)
         case 'D': {
             char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg || !eq[1]) return bad_usage("-D needs NAME=VALUE, got '%s'", optarg);
+            if (strchr(eq, ',') || strstr(eq, "..")) {   /* a list: swept */
+                o->axes = realloc(o->axes, (size_t)(o->naxes + 1) * sizeof *o->axes);
+                o->axes[o->naxes++] = (SweepArg){ optarg, 1 };
+                break;
+            }
             *eq = '\0';
             o->defines = realloc(o->defines, (size_t)(o->ndefines + 1) * sizeof *o->defines);
             o->defines[o->ndefines++] = (AsmDefine){ optarg, eq + 1 };
@@ -205,10 +334,63 @@ static int parse_args(int argc, char **argv, Options *o, int *first_pos)
         case OPT_DOC: o->doc = optarg; break;
         case OPT_FUNCTIONAL: o->functional = 1; break;
         case OPT_OCCUPANCY: o->occupancy = 1; break;
+        case OPT_TRACE: o->trace = optarg; break;
+        case OPT_TRACE_CYCLES: {
+            unsigned long long a, b;
+            char tail;
+            if (sscanf(optarg, "%llu:%llu%c", &a, &b, &tail) != 2 || b <= a)
+                return bad_usage("--trace-cycles takes A:B with A < B (cycles), not '%s'", optarg);
+            o->trace_from = a;
+            o->trace_to = b;
+            break;
+        }
+        case OPT_TRACE_SM: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 0 || v > 100000) return bad_usage("--trace-sm takes an SM number, not '%s'", optarg);
+            o->trace_sm = (int)v;
+            break;
+        }
+        case OPT_TRACE_WARPS: {
+            o->ntrace_warps = 0;
+            for (char *p = optarg; *p;) {
+                char *end;
+                long v = strtol(p, &end, 10);
+                if (end == p || v < 0 || v > 4096 || o->ntrace_warps == 64 || (*end && *end != ','))
+                    return bad_usage("--trace-warps takes warp numbers like 0,1,5, not '%s'", optarg);
+                o->trace_warps[o->ntrace_warps++] = (int)v;
+                p = *end ? end + 1 : end;
+            }
+            break;
+        }
         case OPT_DUMP:
             o->dumps = realloc(o->dumps, (size_t)(o->ndumps + 1) * sizeof *o->dumps);
             o->dumps[o->ndumps++] = optarg;
             break;
+        case OPT_SWEEP:
+            o->axes = realloc(o->axes, (size_t)(o->naxes + 1) * sizeof *o->axes);
+            o->axes[o->naxes++] = (SweepArg){ optarg, 0 };
+            break;
+        case 'j': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || n < 1 || n > 4096) return bad_usage("-j takes a number of threads from 1 to 4096, not '%s'", optarg);
+            o->jobs = (int)n;
+            break;
+        }
+        case OPT_NO_TIME: o->no_time = 1; break;
+        case OPT_PLOT: o->plot = optarg; break;
+        case OPT_Y: o->y = optarg; break;
+        case OPT_EMIT_JOBS: o->emit_jobs = 1; break;
+        case OPT_SWEEP_POINT: {
+            char *end;
+            errno = 0;
+            o->sweep_point = strtol(optarg, &end, 10);
+            if (errno || *end || end == optarg || o->sweep_point < 0)
+                return bad_usage("--sweep-point takes a point number from 0, not '%s'", optarg);
+            break;
+        }
+        case OPT_MERGE: o->merge = 1; break;
         case OPT_HELP: usage(stdout); return -1;
         case OPT_VERSION:
             printf("gpusim %s\n"
@@ -236,9 +418,11 @@ int main(int argc, char **argv)
     Options o;
     memset(&o, 0, sizeof o);
     o.format = "text";
+    o.trace_sm = -1;
+    o.sweep_point = -1;
     int pos = 0;
     int rc = parse_args(argc, argv, &o, &pos);
-    if (rc) { free(o.sets); free(o.defines); return rc < 0 ? 0 : rc; }
+    if (rc) { free(o.sets); free(o.defines); free(o.axes); return rc < 0 ? 0 : rc; }
     int npos = argc - pos;
     DiagList dl = { 0 };
     AsmOptions aopt = { o.defines, o.ndefines };
@@ -261,6 +445,10 @@ int main(int argc, char **argv)
             if (!p) rc = print_diags(&dl);
             else { disasm_program(p, stdout); program_free(p); }
         }
+    } else if (o.merge) {
+        rc = merge_files(argv + pos, npos, &o);
+    } else if (is_sweep(&o, npos)) {
+        rc = run_sweep(argv, pos, npos, &o);
     } else if (npos != 2) {
         rc = bad_usage(npos < 2 ? "missing operand: need CONFIG.ini and KERNEL.s%s" : "too many operands%s", "");
     } else if (load_config(cfg, argv[pos], &o, &dl)) {
@@ -280,6 +468,7 @@ int main(int argc, char **argv)
     free(o.sets);
     free(o.defines);
     free(o.dumps);
+    free(o.axes);
     diag_free(&dl);
     return rc;
 }

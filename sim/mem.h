@@ -20,7 +20,6 @@
 #define MEM_LOCAL_WINDOW  (2ull << 48)
 #define MEM_CONST_WINDOW  (3ull << 48)
 #define MEM_WINDOW_SIZE   (1ull << 40)
-#define MEM_LOCAL_PHYS    (4ull << 48)           /* where local memory lives for the caches */
 
 typedef struct Region {
     uint64_t base, size;

@@ -48,6 +48,26 @@ static int collect(const Run *r, Metric *m)
         n = add(m, n, "sm__warps_active.avg.pct_of_peak_sustained_active",
                 s->sm_active_cycles ? 100.0 * (double)warp_cycles(s) / ((double)s->sm_active_cycles * c->sm.max_warps) : 0, 0,
                 "achieved occupancy (%)");
+        if (r->has_memstats) {
+            const MemStats *ms = &r->memstats;
+            double l1 = (double)(ms->l1_sector_hits + ms->l1_sector_misses);
+            double l2 = (double)(ms->l2_sector_hits + ms->l2_sector_misses);
+            double secs = (double)s->cycles / (c->gpu.core_clock_mhz * 1e6);
+            n = add(m, n, "l1tex__t_sector_hit_rate.pct", l1 ? 100.0 * (double)ms->l1_sector_hits / l1 : 0, 0, "L1 sector hit rate (%)");
+            n = add(m, n, "lts__t_sector_hit_rate.pct", l2 ? 100.0 * (double)ms->l2_sector_hits / l2 : 0, 0, "L2 sector hit rate (%)");
+            n = add(m, n, "dram__bytes_read.sum", (double)ms->dram_bytes_read, 1, "DRAM bytes read");
+            n = add(m, n, "dram__bytes_write.sum", (double)ms->dram_bytes_write, 1, "DRAM bytes written");
+            n = add(m, n, "gpusim__dram_row_hits.sum", (double)ms->dram_row_hits, 1, "DRAM row-buffer hits");
+            n = add(m, n, "gpusim__dram_row_misses.sum", (double)ms->dram_row_misses, 1, "DRAM row misses (bank closed)");
+            n = add(m, n, "gpusim__dram_row_conflicts.sum", (double)ms->dram_row_conflicts, 1, "DRAM row conflicts (other row open)");
+            n = add(m, n, "gpusim__dram_bandwidth_peak_gbs", memsys_peak_gbs(c), 0, "DRAM peak bandwidth (GB/s)");
+            n = add(m, n, "gpusim__dram_bandwidth_achieved_gbs",
+                    secs > 0 ? (double)(ms->dram_bytes_read + ms->dram_bytes_write) / secs / 1e9 : 0, 0, "DRAM achieved bandwidth (GB/s)");
+            n = add(m, n, "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+                    ms->dram_cycles ? 100.0 * (double)ms->dram_busy_cycles / (double)ms->dram_cycles : 0, 0, "DRAM data bus busy (% of peak)");
+            n = add(m, n, "gpusim__const_serialized.sum", (double)ms->const_serialized, 1, "constant-cache serialised cycles");
+            n = add(m, n, "gpusim__const_misses.sum", (double)ms->const_misses, 1, "constant-cache line misses");
+        }
         const Occupancy *o = &r->occ[0];
         n = add(m, n, "sm__maximum_warps_per_active_cycle_pct", o->theoretical_pct, 0, "theoretical occupancy (%), launch 1");
         n = add(m, n, "launch__occupancy_limit_blocks", o->limit[OCC_BLOCKS], 1, "blocks/SM allowed by the block limit");
@@ -101,6 +121,16 @@ static int collect(const Run *r, Metric *m)
     n = add(m, n, "gpusim__simt_stack_depth.max", (double)s->simt_max_depth, 1, "deepest SIMT stack");
     n = add(m, n, "gpusim__div_by_zero.sum", (double)s->div_by_zero, 1, "integer divisions by zero");
     return n < MAX_METRICS ? n : MAX_METRICS;
+}
+
+int report_metrics(const Run *r, const char *const *names, double *values, int n)
+{
+    Metric m[MAX_METRICS];
+    int nm = collect(r, m), found = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < nm; k++)
+            if (!strcmp(names[i], m[k].name)) { values[i] = m[k].value; found++; break; }
+    return found;
 }
 
 /* A source line for display: no indentation, no // comment, no trailing

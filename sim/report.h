@@ -15,6 +15,10 @@ void report_json(const Run *r, FILE *out);
 void report_fault(const Run *r, FILE *out);
 /* The occupancy calculator of --occupancy: per launch, per limiter. */
 void report_occupancy(const Program *p, const Config *c, const char *config_path, FILE *out);
+/* Metric values by name, from the same table (for sweeps): values[i] is set
+ * for each names[i] this run reports and left as is otherwise.  Returns how
+ * many were found. */
+int report_metrics(const Run *r, const char *const *names, double *values, int n);
 /* Check results, one line per .check. */
 void report_checks(const Run *r, FILE *out);
 

@@ -58,14 +58,41 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     if (host_init_buffers(p, &r->mem, dl)) return RUN_BAD_INPUT;
     uint64_t max_steps = o->max_cycles ? o->max_cycles : DEFAULT_MAX_STEPS;
     uint64_t now = 0;
-    for (int i = 0; i < p->nlaunches; i++) {
-        int bad = o->functional
-            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, &r->fault)
-            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, &now, o->max_cycles, &r->fault);
-        if (bad) {
-            r->faulted = 1;
-            return RUN_FAULT;
+    MemSys *ms = NULL;
+    if (!o->functional && cfg->mem.model == MEM_MODEL_HIERARCHY) {
+        const char *why = memsys_unsupported(cfg);
+        if (why || !(ms = memsys_create(cfg, cfg->gpu.num_sms))) {
+            diag_add(dl, r->config_path ? r->config_path : "config", 0, 0, NULL,
+                     "the memory hierarchy cannot model this configuration: %s (or set mem.model=fixed)",
+                     why ? why : "out of memory");
+            return RUN_BAD_INPUT;
         }
+    }
+    Trace *trace = NULL;
+    if (o->trace && !o->functional) {
+        char why[300];
+        if (!(trace = trace_create(o->trace, &o->trace_opt, p, cfg, why, sizeof why))) {
+            diag_add(dl, "--trace", 0, 0, NULL, "%s", why);
+            if (ms) memsys_destroy(ms);
+            return RUN_BAD_INPUT;
+        }
+    }
+    int faulted = 0;
+    for (int i = 0; i < p->nlaunches && !faulted; i++) {
+        faulted = o->functional
+            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, &r->fault)
+            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace, &now, o->max_cycles, &r->fault);
+    }
+    if (trace && trace_close(trace)) diag_add(dl, "--trace", 0, 0, NULL, "%s: write error", o->trace);
+    if (ms) {
+        memsys_flush(ms);      /* what the write-back L2 still holds counts as written */
+        r->memstats = *memsys_stats(ms);
+        r->has_memstats = 1;
+        memsys_destroy(ms);
+    }
+    if (faulted) {
+        r->faulted = 1;
+        return RUN_FAULT;
     }
     r->checks = calloc((size_t)(p->nchecks ? p->nchecks : 1), sizeof *r->checks);
     if (!r->checks) return RUN_BAD_INPUT;

@@ -9,13 +9,17 @@
 #include "sim/config.h"
 #include "sim/host.h"
 #include "sim/mem.h"
+#include "sim/memsys.h"
 #include "sim/occupancy.h"
 #include "sim/stats.h"
+#include "sim/trace.h"
 #include "sim/warp.h"
 
 typedef struct RunOptions {
     int functional;          /* no timing model */
     uint64_t max_cycles;     /* watchdog; 0 = default */
+    const char *trace;       /* --trace FILE.html|FILE.json, or NULL */
+    TraceOptions trace_opt;
 } RunOptions;
 
 typedef struct Run {
@@ -30,6 +34,8 @@ typedef struct Run {
     CheckResult *checks;
     int nchecks, checks_failed;
     Occupancy *occ;          /* per launch */
+    int has_memstats;        /* timing with the memory hierarchy */
+    MemStats memstats;
 } Run;
 
 enum { RUN_OK = 0, RUN_CHECK_FAILED = 1, RUN_BAD_INPUT = 2, RUN_FAULT = 3 };

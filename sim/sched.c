@@ -7,7 +7,8 @@
  *              ready, otherwise the oldest ready warp.
  *   oldest     always the oldest ready warp.
  *   two_level  only the sched.two_level_active oldest warps not waiting on
- *              long-latency memory compete, round robin among them.
+ *              long-latency memory (or at a barrier, or draining) compete,
+ *              round robin among them.
  */
 #include <string.h>
 
@@ -54,7 +55,11 @@ int sched_order(const Sm *sm, int si, int *out, int *ncand)
         int limit = sm->cfg->sched.two_level_active;
         for (int i = 0; i < s->n && na < limit; i++) {
             const SmWarp *w = &sm->slots[s->order[i]];
-            if (w->state != STALL_LONG_SCOREBOARD) active[na++] = s->order[i];
+            /* warps waiting on long latency or on others (barrier, drain)
+             * leave the pool, so it never fills with warps that cannot go */
+            if (w->state != STALL_LONG_SCOREBOARD && w->state != STALL_BARRIER && w->state != STALL_DRAIN &&
+                w->state != STALL_MEMBAR && !w->w->at_barrier && !w->finishing)
+                active[na++] = s->order[i];
         }
         n = rotate_after(s, active, na, out);
         *ncand = na;

@@ -19,7 +19,7 @@
 
 #define SB_NEVER UINT64_MAX          /* pending until an event releases it */
 
-typedef enum PendKind { PEND_FIXED, PEND_SHORT, PEND_LONG } PendKind;
+typedef enum PendKind { PEND_FIXED, PEND_SHORT, PEND_LONG, PEND_IMC } PendKind;
 
 /* Registers are numbered value registers first, then predicates
  * (nregs + index). */
@@ -49,7 +49,8 @@ static inline int scoreboard_blocking(const Scoreboard *s, const Deps *d, uint64
 static inline StallReason scoreboard_reason(const Scoreboard *s, int reg)
 {
     return s->kind[reg] == PEND_LONG ? STALL_LONG_SCOREBOARD
-         : s->kind[reg] == PEND_SHORT ? STALL_SHORT_SCOREBOARD : STALL_WAIT;
+         : s->kind[reg] == PEND_SHORT ? STALL_SHORT_SCOREBOARD
+         : s->kind[reg] == PEND_IMC ? STALL_IMC_MISS : STALL_WAIT;
 }
 /* Mark d's writes pending until `ready`. */
 static inline void scoreboard_set(Scoreboard *s, const Deps *d, uint64_t ready, PendKind k)

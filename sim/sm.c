@@ -67,28 +67,34 @@ int sm_can_fit(const Sm *sm, const Occupancy *o)
  * A warp's state is charged from `since` to the cycle it changes, to the
  * source line it was at: every resident warp-cycle lands in exactly one
  * reason. */
-static void set_state(Timing *t, SmWarp *sw, StallReason r, uint32_t line)
+static TraceWarp trace_id(const Timing *t, const SmWarp *sw)
 {
-    if (r == sw->state && line == sw->line) return;
-    uint64_t dt = t->now - sw->since;
-    if (dt) {
-        t->st->stall[sw->state] += dt;
-        sw->smst->stall[sw->state] += dt;
-        if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
-    }
-    sw->state = r;
-    sw->since = t->now;
-    sw->line = line;
+    const Cta *c = sw->w->cta;
+    TraceWarp id = { t->k->launch_index, c->linear, { c->id[0], c->id[1], c->id[2] }, sw->w->id, c->smid, sw->slot };
+    return id;
 }
 
-/* Charge the open interval up to now without changing state. */
+/* Charge the open interval [since, now) to the warp's state and line. */
 static void close_state(Timing *t, SmWarp *sw)
 {
     uint64_t dt = t->now - sw->since;
+    if (!dt) return;
     t->st->stall[sw->state] += dt;
     sw->smst->stall[sw->state] += dt;
     if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
+    if (t->trace) {
+        TraceWarp id = trace_id(t, sw);
+        trace_state(t->trace, &id, sw->state, sw->since, t->now, sw->line);
+    }
     sw->since = t->now;
+}
+
+static void set_state(Timing *t, SmWarp *sw, StallReason r, uint32_t line)
+{
+    if (r == sw->state && line == sw->line) return;
+    close_state(t, sw);
+    sw->state = r;
+    sw->line = line;
 }
 
 static uint32_t line_of(const Timing *t, const Warp *w)
@@ -129,6 +135,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sm->wake[slot] = t->now;
         sm->fetchable[slot] = 1;
         sw->resident = 1;
+        sw->slot = slot;
         sw->dispatched = t->now;
         sched_add(&sm->sched[sw->sched], slot);
     }
@@ -213,7 +220,7 @@ static Verdict evaluate(const Sm *sm, const Timing *t, const SmWarp *sw)
     Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0 };
     const Warp *w = sw->w;
     uint64_t now = t->now;
-    if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->mem_done; return v; }
+    if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->inflight ? SM_NEVER : sw->mem_done; return v; }
     if (w->at_barrier) { v.reason = STALL_BARRIER; v.until = SM_NEVER; return v; }
     if (sw->ibuf == 0) {
         /* the fetch unit refills it at the end of a cycle (sm_fetch) */
@@ -227,9 +234,9 @@ static Verdict evaluate(const Sm *sm, const Timing *t, const SmWarp *sw)
     const Instr *in = &e->code[pc];
     int r = scoreboard_blocking(&sw->sb, &t->deps[pc], now);
     if (r >= 0) { v.reason = scoreboard_reason(&sw->sb, r); v.until = sw->sb.ready[r]; return v; }
-    if ((in->op == OP_MEMBAR || in->op == OP_FENCE) && sw->mem_done > now) {
+    if ((in->op == OP_MEMBAR || in->op == OP_FENCE) && (sw->inflight || sw->mem_done > now)) {
         v.reason = STALL_MEMBAR;
-        v.until = sw->mem_done;
+        v.until = sw->inflight ? SM_NEVER : sw->mem_done;
         return v;
     }
     v.pipe = pipe_of(in);
@@ -242,7 +249,8 @@ static Verdict evaluate(const Sm *sm, const Timing *t, const SmWarp *sw)
     }
     v.reason = v.pipe != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE
              : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
-    v.until = soonest;
+    /* a pipe held by a retried memory request frees at an unknown cycle */
+    v.until = soonest == SM_NEVER ? now + 1 : soonest;
     return v;
 }
 
@@ -252,6 +260,63 @@ static void wake_cta(Sm *sm, int cta, uint64_t when)
     for (int s = 0; s < sm->nslots; s++)
         if (sm->slots[s].resident && sm->slots[s].cta == cta && sm->wake[s] > when) sm->wake[s] = when;
     if (sm->woken > when) sm->woken = when;
+}
+
+/* The hierarchy's answer for an access (or the retried one). */
+static void hierarchy_answer(Sm *sm, Timing *t, int slot, uint32_t tag, int status, uint64_t done)
+{
+    SmWarp *sw = &sm->slots[slot];
+    const Deps *d = &t->deps[tag];
+    if (status == MEM_OK) {
+        if (d->nwrite) scoreboard_set(&sw->sb, d, done, PEND_LONG);
+        if (done > sw->mem_done) sw->mem_done = done;
+        return;
+    }
+    /* pending: registers wait for memsys_tick's completion */
+    if (d->nwrite) scoreboard_set(&sw->sb, d, SB_NEVER, PEND_LONG);
+    sw->inflight++;
+}
+
+/* Global and local accesses go through L1, the crossbar, L2 and DRAM. */
+static void hierarchy_access(Sm *sm, Timing *t, int slot, uint32_t pc, const MemAccess *a, const Instr *in)
+{
+    unsigned flags = (in->cache == CACHE_CG || in->cache == CACHE_CV) ? MEMSYS_BYPASS_L1 : 0;
+    uint64_t done = 0;
+    int st = memsys_access_ex(t->ms, sm->id, slot, pc, a, flags, t->now, &done);
+    if (st != MEM_RETRY) { hierarchy_answer(sm, t, slot, pc, st, done); return; }
+    /* the L1 cannot take it this cycle: the LSU holds it and retries */
+    SmWarp *sw = &sm->slots[slot];
+    if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], SB_NEVER, PEND_LONG);
+    sw->inflight++;
+    sm->retry = (SmRetry){ 1, slot, pc, flags, *a };
+    for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = SM_NEVER;
+}
+
+/* Offer the held access again; 1 if it is still held. */
+static int retry_access(Sm *sm, Timing *t)
+{
+    SmRetry *r = &sm->retry;
+    uint64_t done = 0;
+    int st = memsys_access_ex(t->ms, sm->id, r->slot, r->tag, &r->a, r->flags, t->now, &done);
+    if (st == MEM_RETRY) return 1;
+    r->active = 0;
+    for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = t->now + (uint64_t)sm->pipe_ii[PIPE_LSU];
+    SmWarp *sw = &sm->slots[r->slot];
+    sw->inflight--;                  /* counted again below if still pending */
+    hierarchy_answer(sm, t, r->slot, r->tag, st, done);
+    sm_wake(sm, r->slot, t->now + 1);
+    return 0;
+}
+
+void sm_mem_complete(Sm *sm, Timing *t, int slot, uint32_t tag, uint64_t when)
+{
+    SmWarp *sw = &sm->slots[slot];
+    const Deps *d = &t->deps[tag];
+    for (int i = d->nread; i < d->nread + d->nwrite; i++)
+        if (sw->sb.ready[d->reg[i]] == SB_NEVER) sw->sb.ready[d->reg[i]] = when;
+    sw->inflight--;
+    if (when > sw->mem_done) sw->mem_done = when;
+    sm_wake(sm, slot, when);
 }
 
 static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
@@ -265,8 +330,13 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     set_state(t, sw, STALL_SELECTED, line_of(t, w));
     t->k->clock = now;
     ExecOut out;
+    LaneMask active = warp_active(w);
     IssueResult r = warp_issue(t->k, w, &out);
     if (r == ISSUE_FAULT) { t->faulted = 1; return; }
+    if (t->trace) {
+        TraceWarp id = trace_id(t, sw);
+        trace_issue(t->trace, &id, now, pc, active, out.exec, out.has_mem ? &out.mem : NULL);
+    }
     LsuCost cost = { 1, 0, 0 };
     if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st);
     /* a shared access holds the pipe for one cycle per wavefront at least:
@@ -276,11 +346,20 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + busy;
     if (pc < (uint32_t)e->ncode) {
         const Instr *in = &e->code[pc];
-        PendKind kind;
-        uint64_t lat = latency(c, in, out.has_mem ? out.mem.space : in->space, &kind);
-        lat += (uint64_t)(cost.wavefronts - 1);   /* replays delay the result */
-        if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
-        if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
+        int space = out.has_mem ? out.mem.space : in->space;
+        if (out.has_mem && t->ms && (space == SP_GLOBAL || space == SP_LOCAL)) {
+            hierarchy_access(sm, t, slot, pc, &out.mem, in);
+        } else if (out.has_mem && t->ms && space == SP_CONST) {
+            int missed = 0;
+            uint64_t done = memsys_const_access(t->ms, sm->id, &out.mem, now, &missed);
+            if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], done, missed ? PEND_IMC : PEND_FIXED);
+        } else {
+            PendKind kind;
+            uint64_t lat = latency(c, in, space, &kind);
+            lat += (uint64_t)(cost.wavefronts - 1);   /* replays delay the result */
+            if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
+            if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
+        }
     }
     sm->wake[slot] = now + 1;
     Cta *cta = &sm->ctas[sw->cta].cta;
@@ -338,6 +417,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     if (now < sm->next_wake) return sm->next_wake;    /* nothing here can change yet */
     uint64_t next = SM_NEVER;
     sm->woken = SM_NEVER;
+    if (sm->retry.active && retry_access(sm, t)) next = now + 1;
     int order[WARP_MAX * 64];
     for (int s = 0; s < sm->nsched && !t->faulted; s++) {
         int ncand;
@@ -357,13 +437,14 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
                 /* a draining warp stays charged to its last line (the ret) */
                 set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw->w));
                 sm->wake[slot] = v.until;
-                if (sw->finishing && sw->mem_done <= now) { retire_warp(sm, t, slot); continue; }
+                if (sw->finishing && !sw->inflight && sw->mem_done <= now) { retire_warp(sm, t, slot); continue; }
             }
             if (sm->wake[slot] < next) next = sm->wake[slot];
         }
     }
     uint64_t f = sm_fetch(sm, t);
     if (f < next) next = f;
+    if (sm->retry.active) next = now + 1;
     if (sm->woken < next) next = sm->woken;
     sm->next_wake = next;
     return next;

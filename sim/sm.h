@@ -14,9 +14,11 @@
 #include <stdint.h>
 
 #include "sim/config.h"
+#include "sim/memsys.h"
 #include "sim/occupancy.h"
 #include "sim/scoreboard.h"
 #include "sim/stats.h"
+#include "sim/trace.h"
 #include "sim/warp.h"
 
 #define SM_NEVER UINT64_MAX
@@ -34,12 +36,14 @@ typedef struct SmWarp {
     uint64_t fetch_ready;    /* earliest cycle the fetch unit may serve it */
     int after_branch;        /* waiting for a branch target: branch_resolving */
     uint64_t mem_done;       /* completion of its last memory access (membar, drain) */
+    int inflight;            /* memory accesses the hierarchy has not answered yet */
     int finishing;           /* exited, draining outstanding memory */
     StallReason state;       /* current state and since when */
     uint64_t since;
     uint32_t line;           /* source line the state is charged to */
     int resident;
     uint64_t dispatched;     /* cycle it became resident */
+    int slot;                /* its index in Sm.slots */
     SmStats *smst;           /* its SM's counters */
 } SmWarp;
 
@@ -50,6 +54,15 @@ typedef struct SmCta {
     int live_warps;
     uint64_t start;
 } SmCta;
+
+/* A global/local access the L1 could not take yet: the LSU holds it and
+ * offers it again every cycle (the warps behind see lg_throttle). */
+typedef struct SmRetry {
+    int active, slot;
+    uint32_t tag;
+    unsigned flags;
+    MemAccess a;
+} SmRetry;
 
 typedef struct Sched {
     int *order;              /* this scheduler's slots by age */
@@ -75,6 +88,7 @@ typedef struct Sm {
     uint64_t next_wake;                /* no warp needs a look before this */
     uint64_t woken;                    /* earliest wake set during this cycle */
     int fetch_rr;                      /* fetch unit: next slot to consider */
+    SmRetry retry;
     uint64_t active_since;             /* for sm__cycles_active */
     uint64_t active_cycles;
 } Sm;
@@ -85,6 +99,8 @@ typedef struct Timing {
     const Deps *deps;
     Occupancy occ;
     Stats *st;
+    MemSys *ms;              /* the memory hierarchy, or NULL: fixed latencies */
+    Trace *trace;            /* --trace, or NULL */
     uint64_t now;
     int faulted;
 } Timing;
@@ -100,8 +116,11 @@ int sm_busy(const Sm *sm);
 /* Close every open state interval at `now` (end of a launch). */
 void sm_flush(Sm *sm, Timing *t);
 
-/* Lower a warp's next look to `when` (memory completions). */
+/* Lower a warp's next look to `when`. */
 void sm_wake(Sm *sm, int slot, uint64_t when);
+/* The hierarchy answered access `tag` (the pc of the load) of warp `slot`
+ * at cycle `when`: its destination registers are ready. */
+void sm_mem_complete(Sm *sm, Timing *t, int slot, uint32_t tag, uint64_t when);
 
 /* Scheduler policy (sched.c): fill out[] with all of scheduler s's warps,
  * those allowed to issue this cycle first, in the policy's order; returns

@@ -182,6 +182,8 @@ static void test_longer_latency_more_cycles(void **state)
     set(&c, "lat.alu=44");
     uint64_t slow_alu = cycles(&c, "kernels/tiled_mm.s");
     fermi(&c);
+    set(&c, "mem.model=fixed");
+    base = cycles(&c, "kernels/tiled_mm.s");
     set(&c, "lat.global_fixed=300");
     uint64_t fast_mem = cycles(&c, "kernels/tiled_mm.s");
     assert_true(slow_alu > base);
@@ -209,6 +211,7 @@ static void test_gto_staggers_lockstep_warps(void **state)
     fermi(&c);
     set(&c, "gpu.num_sms=1");
     set(&c, "sm.schedulers=1");
+    set(&c, "mem.model=fixed");      /* the textbook case: every load has the same latency */
     set(&c, "sched.policy=lrr");
     uint64_t lrr = cycles(&c, "tests/data/lockstep.s");
     set(&c, "sched.policy=gto");
@@ -227,6 +230,7 @@ static void test_latency_hiding_ipc_rises_with_warps(void **state)
     set(&c, "gpu.num_sms=1");
     set(&c, "sm.schedulers=1");
     set(&c, "unit.lsu_width=32");
+    set(&c, "mem.model=fixed");
     set(&c, "lat.global_fixed=64");
     set(&c, "lat.alu=4");
     const char *warps[] = { "1", "2", "4", "8", "16", "32" };
@@ -256,6 +260,22 @@ static void test_bank_conflicts_cost_cycles(void **state)
     assert_true(conflicted > padded);
 }
 
+/* Every policy finishes kernels with barriers and divergence on one SM
+ * (a two-level pool full of warps waiting at a barrier once livelocked). */
+static void test_every_policy_finishes(void **state)
+{
+    (void)state;
+    const char *policies[] = { "sched.policy=lrr", "sched.policy=gto", "sched.policy=oldest", "sched.policy=two_level" };
+    const char *files[] = { "kernels/transpose_shared.s", "kernels/reduce_interleaved.s", "kernels/tiled_mm.s" };
+    for (int p = 0; p < 4; p++) {
+        Config c;
+        fermi(&c);
+        set(&c, "gpu.num_sms=1");
+        set(&c, policies[p]);
+        for (int f = 0; f < 3; f++) assert_true(cycles(&c, files[f]) > 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_gto_staggers_lockstep_warps),
         cmocka_unit_test(test_latency_hiding_ipc_rises_with_warps),
         cmocka_unit_test(test_bank_conflicts_cost_cycles),
+        cmocka_unit_test(test_every_policy_finishes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
