@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sim/sm.h"
+#include "sim/step.h"
 
 enum { MAX_DONE = 256 };
 #define NO_PROGRESS_CYCLES 10000000ull
@@ -21,7 +22,7 @@ static void deliver(MemSys *ms, Sm *sms, Timing *t)
 }
 
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
-                   Trace *trace, uint64_t *nowp, uint64_t max_cycles, Fault *fault)
+                   Trace *trace, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles, Fault *fault)
 {
     Kernel k;
     Timing t;
@@ -34,6 +35,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     t.st = st;
     t.ms = ms;
     t.trace = trace;
+    if (step && step->out) { t.step = step->out; t.step_sm = step->sm; t.step_warp = step->warp; }
     t.now = *nowp;
     Deps *deps = deps_build(k.entry);
     int nsms = cfg->gpu.num_sms;
@@ -44,6 +46,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
 
     uint64_t start = t.now, next_block = 0;
     uint64_t last_inst = st->inst, last_progress = t.now;
+    uint64_t step_last = t.now ? t.now - 1 : 0;
     int rr = 0;
     while (rc == 0) {
         /* dispatch: one block per SM per cycle, round robin from rr */
@@ -56,10 +59,15 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         uint64_t next = SM_NEVER;
         int busy = 0;
         for (int i = 0; i < nsms; i++) {
+            uint64_t before = sms[i].next_wake;
             uint64_t w = sm_cycle(&sms[i], &t);
             if (t.faulted) { rc = -1; break; }
             if (w < next) next = w;
             busy |= sm_busy(&sms[i]);
+            if (t.step && i == t.step_sm && sm_busy(&sms[i]) && t.now >= before) {
+                step_print(&t, &sms[i], t.now > step_last + 1 ? t.now - step_last - 1 : 0);
+                step_last = t.now;
+            }
         }
         if (rc) break;
         if (!busy && next_block >= k.nctas) break;

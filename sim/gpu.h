@@ -10,6 +10,7 @@
 #define GPUSIM_GPU_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sim/config.h"
 #include "sim/memsys.h"
@@ -21,7 +22,9 @@
  * ms is the memory hierarchy (kept across launches: caches stay warm), or
  * NULL for fixed memory latencies.  max_cycles bounds this launch (0: no
  * bound).  0 ok, -1 fault. */
+typedef struct GpuStep { FILE *out; int sm, warp; } GpuStep;   /* --step */
+
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
-                   Trace *trace, uint64_t *now, uint64_t max_cycles, Fault *fault);
+                   Trace *trace, const GpuStep *step, uint64_t *now, uint64_t max_cycles, Fault *fault);
 
 #endif

@@ -32,6 +32,7 @@ typedef struct Options {
     uint64_t trace_from, trace_to;
     int trace_sm;
     int trace_warps[64]; int ntrace_warps;
+    int step, step_sm, step_warp;        /* --step */
     const char *doc;
     char **dumps; int ndumps;
     /* sweeps (docs/sweeps.md) */
@@ -62,6 +63,11 @@ static void usage(FILE *out)
           "      --trace-cycles A:B  trace only cycles A to B\n"
           "      --trace-sm N      trace only SM N\n"
           "      --trace-warps LIST  trace only these warps of each block (e.g. 0,1)\n"
+          "      --step            print every cycle that changes on one SM: what each\n"
+          "                        scheduler issued, each warp's pc, active lanes and\n"
+          "                        state, and one warp's SIMT stack (use tiny.ini)\n"
+          "      --step-sm N       the SM to show (default 0)\n"
+          "      --step-warp W     whose SIMT stack to show: warp W of the lowest block (0)\n"
           "      --occupancy       print the occupancy calculator for each launch: blocks\n"
           "                        per SM allowed by each resource, and which one binds\n"
           "      --dump NAME[=FILE]  after the run, write buffer NAME one value per line\n"
@@ -160,8 +166,9 @@ static int write_dumps(const Run *r, const Options *o, FILE *report_out)
 static int run_and_report(const Program *p, const Config *cfg, const char *cfg_path, const Options *o, DiagList *dl)
 {
     if (check_dumps(p, o)) return EXIT_USAGE;
-    RunOptions ro = { o->functional, (uint64_t)o->max_cycles, o->trace,
-                      { o->trace_from, o->trace_to, o->trace_sm, o->trace_warps, o->ntrace_warps } };
+    RunOptions ro = { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace = o->trace,
+                      .trace_opt = { o->trace_from, o->trace_to, o->trace_sm, o->trace_warps, o->ntrace_warps },
+                      .step = o->step ? stdout : NULL, .step_sm = o->step_sm, .step_warp = o->step_warp };
     Run r;
     int rc = run_program(&r, p, cfg, cfg_path, &ro, dl);
     if (rc == RUN_BAD_INPUT) { run_free(&r); return print_diags(dl); }
@@ -222,7 +229,8 @@ static int run_sweep(char **argv, int pos, int npos, const Options *o)
     if (strcmp(o->format, "text") || o->ndumps || o->occupancy)
         return bad_usage("a sweep writes CSV: --format, --dump and --occupancy do not apply%s", "");
     SweepSpec sp = { argv[0], argv[pos], (const char *const *)argv + pos + 1, npos - 1, o->axes, o->naxes,
-                     o->sets, o->nsets, o->defines, o->ndefines, { o->functional, (uint64_t)o->max_cycles, NULL, { 0, 0, -1, NULL, 0 } },
+                     o->sets, o->nsets, o->defines, o->ndefines,
+                     { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace_opt = { .sm = -1 } },
                      o->y, o->jobs, o->no_time };
     DiagList dl = { 0 };
     Sweep *s = sweep_new(&sp, &dl);
@@ -268,7 +276,8 @@ static int merge_files(char **paths, int n, const Options *o)
 static int parse_args(int argc, char **argv, Options *o, int *first_pos)
 {
     enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION,
-           OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY, OPT_TRACE, OPT_TRACE_CYCLES, OPT_TRACE_SM, OPT_TRACE_WARPS, OPT_SWEEP, OPT_NO_TIME, OPT_PLOT, OPT_Y, OPT_EMIT_JOBS,
+           OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY, OPT_TRACE, OPT_TRACE_CYCLES, OPT_TRACE_SM, OPT_TRACE_WARPS,
+           OPT_STEP, OPT_STEP_SM, OPT_STEP_WARP, OPT_SWEEP, OPT_NO_TIME, OPT_PLOT, OPT_Y, OPT_EMIT_JOBS,
            OPT_SWEEP_POINT, OPT_MERGE };
     static const struct option longopts[] = {
         { "set", required_argument, NULL, OPT_SET },
@@ -283,6 +292,9 @@ static int parse_args(int argc, char **argv, Options *o, int *first_pos)
         { "trace-cycles", required_argument, NULL, OPT_TRACE_CYCLES },
         { "trace-sm", required_argument, NULL, OPT_TRACE_SM },
         { "trace-warps", required_argument, NULL, OPT_TRACE_WARPS },
+        { "step", no_argument, NULL, OPT_STEP },
+        { "step-sm", required_argument, NULL, OPT_STEP_SM },
+        { "step-warp", required_argument, NULL, OPT_STEP_WARP },
         { "dump", required_argument, NULL, OPT_DUMP },
         { "sweep", required_argument, NULL, OPT_SWEEP },
         { "no-time", no_argument, NULL, OPT_NO_TIME },
@@ -335,6 +347,15 @@ static int parse_args(int argc, char **argv, Options *o, int *first_pos)
         case OPT_FUNCTIONAL: o->functional = 1; break;
         case OPT_OCCUPANCY: o->occupancy = 1; break;
         case OPT_TRACE: o->trace = optarg; break;
+        case OPT_STEP: o->step = 1; break;
+        case OPT_STEP_SM: case OPT_STEP_WARP: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 0 || v > 100000) return bad_usage("--step-sm and --step-warp take a number, not '%s'", optarg);
+            if (c == OPT_STEP_SM) o->step_sm = (int)v; else o->step_warp = (int)v;
+            o->step = 1;
+            break;
+        }
         case OPT_TRACE_CYCLES: {
             unsigned long long a, b;
             char tail;

@@ -81,7 +81,8 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     for (int i = 0; i < p->nlaunches && !faulted; i++) {
         faulted = o->functional
             ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, &r->fault)
-            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace, &now, o->max_cycles, &r->fault);
+            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace, &(GpuStep){ o->step, o->step_sm, o->step_warp },
+                             &now, o->max_cycles, &r->fault);
     }
     if (trace && trace_close(trace)) diag_add(dl, "--trace", 0, 0, NULL, "%s: write error", o->trace);
     if (ms) {

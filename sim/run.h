@@ -4,6 +4,8 @@
 #ifndef GPUSIM_RUN_H
 #define GPUSIM_RUN_H
 
+#include <stdio.h>
+
 #include "isa/diag.h"
 #include "isa/isa.h"
 #include "sim/config.h"
@@ -20,6 +22,8 @@ typedef struct RunOptions {
     uint64_t max_cycles;     /* watchdog; 0 = default */
     const char *trace;       /* --trace FILE.html|FILE.json, or NULL */
     TraceOptions trace_opt;
+    FILE *step;              /* --step output, or NULL */
+    int step_sm, step_warp;
 } RunOptions;
 
 typedef struct Run {

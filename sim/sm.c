@@ -418,6 +418,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     uint64_t next = SM_NEVER;
     sm->woken = SM_NEVER;
     if (sm->retry.active && retry_access(sm, t)) next = now + 1;
+    for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;
     int order[WARP_MAX * 64];
     for (int s = 0; s < sm->nsched && !t->faulted; s++) {
         int ncand;
@@ -429,6 +430,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             SmWarp *sw = &sm->slots[slot];
             Verdict v = evaluate(sm, t, sw);
             if (v.reason == STALL_SELECTED && i < ncand && issued < sm->cfg->sm.issue_per_scheduler) {
+                if (s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = warp_pc(sw->w); }
                 issue(sm, t, slot, &v);
                 sm->sched[s].last = slot;
                 issued++;

@@ -88,6 +88,8 @@ typedef struct Sm {
     uint64_t next_wake;                /* no warp needs a look before this */
     uint64_t woken;                    /* earliest wake set during this cycle */
     int fetch_rr;                      /* fetch unit: next slot to consider */
+    int issued[8];                     /* per scheduler: slot issued this cycle, -1 none (--step) */
+    uint32_t issued_pc[8];
     SmRetry retry;
     uint64_t active_since;             /* for sm__cycles_active */
     uint64_t active_cycles;
@@ -101,6 +103,8 @@ typedef struct Timing {
     Stats *st;
     MemSys *ms;              /* the memory hierarchy, or NULL: fixed latencies */
     Trace *trace;            /* --trace, or NULL */
+    FILE *step;              /* --step: print every cycle that changes, or NULL */
+    int step_sm, step_warp;  /* which SM to show, which warp's SIMT stack */
     uint64_t now;
     int faulted;
 } Timing;

@@ -114,6 +114,17 @@ static void test_disasm_occupancy(void **s)
     expect("--occupancy configs/fermi.ini kernels/tiled_mm.s", 0, "<- binds");
 }
 
+/* --step on tiny.ini: evenodd's if/else shows both paths on the SIMT stack
+ * (even lanes 1.1.1.1. first, odd lanes .1.1.1.1 below) with the join pc. */
+static void test_step_mode(void **s)
+{
+    (void)s;
+    expect("--step -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 0, "SIMT stack of block 0 warp 0 (top first):");
+    expect("--step -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 0, "    pc   18  reconverge 19    .1.1.1.1");
+    expect("--step -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 0, "scheduler 0: issued block 0 warp 0  pc 17 (line 60): bra JOIN;");
+    expect("--step-sm x configs/tiny.ini kernels/evenodd.s", 2, "--step-sm and --step-warp take a number");
+}
+
 static void test_dump_config_round_trip(void **s)
 {
     (void)s;
@@ -138,6 +149,7 @@ int main(void)
         cmocka_unit_test(test_output_and_dump),
         cmocka_unit_test(test_disasm_occupancy),
         cmocka_unit_test(test_dump_config_round_trip),
+        cmocka_unit_test(test_step_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -338,7 +338,7 @@ static void test_engine_direct(void **state)
     SweepArg axes[] = { { "gpu.num_sms=1..3", 0 }, { "sched.policy=lrr,gto", 0 } };
     char *text[2];
     for (int k = 0; k < 2; k++) {
-        SweepSpec sp = { "gpusim", "configs/fermi.ini", kernels, 2, axes, 2, NULL, 0, NULL, 0, { 0, 0, NULL, { 0, 0, -1, NULL, 0 } }, NULL, k ? 4 : 1, 1 };
+        SweepSpec sp = { "gpusim", "configs/fermi.ini", kernels, 2, axes, 2, NULL, 0, NULL, 0, { .trace_opt = { .sm = -1 } }, NULL, k ? 4 : 1, 1 };
         DiagList dl = { 0 };
         Sweep *s = sweep_new(&sp, &dl);
         assert_non_null(s);
