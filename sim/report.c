@@ -152,6 +152,35 @@ static const char *code_text(const Program *p, int line, char *buf, size_t n)
     return buf;
 }
 
+/* The text report's sections, by metric name. */
+enum { NSECTIONS = 8 };
+static const char *const section_titles[NSECTIONS] = {
+    "time", "occupancy", "instructions and divergence", "instructions by memory space",
+    "global and local memory (coalescing)", "shared memory (banks)", "caches and DRAM", "other",
+};
+
+static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+static int section_of(const char *name)
+{
+    if (starts(name, "gpc__") || starts(name, "sm__cycles") || starts(name, "gpusim__ipc") || starts(name, "sm__inst_executed"))
+        return 0;
+    if (starts(name, "sm__warps_active") || starts(name, "sm__maximum") || starts(name, "launch__") ||
+        starts(name, "gpusim__warps_launched"))
+        return 1;
+    if (starts(name, "smsp__inst_executed_op") || starts(name, "gpusim__inst_executed_op")) return 3;
+    if (starts(name, "smsp__") || starts(name, "gpusim__simd") || starts(name, "gpusim__simt") || starts(name, "gpusim__div"))
+        return 2;
+    if (starts(name, "l1tex__t_requests") || starts(name, "l1tex__t_sectors_pipe") || starts(name, "gpusim__sectors") ||
+        starts(name, "gpusim__global_bytes") || starts(name, "gpusim__coalescing"))
+        return 4;
+    if (starts(name, "l1tex__data")) return 5;
+    if (starts(name, "l1tex__t_sector_hit") || starts(name, "lts__") || starts(name, "dram__") || starts(name, "gpusim__dram") ||
+        starts(name, "gpusim__const"))
+        return 6;
+    return 7;
+}
+
 static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -239,7 +268,7 @@ static void report_source(const Run *r, FILE *out)
 {
     const Stats *s = &r->stats;
     const Program *p = r->prog;
-    fputs("\nsource view (per line: warp instructions, warp-cycles spent there, main states)\n", out);
+    fputs("\nsource view\n  line    insts warp-cycles  main states                        code\n", out);
     for (int l = 1; l <= s->nlines; l++) {
         const LineStats *ls = &s->line[l];
         uint64_t tot = 0;
@@ -251,15 +280,17 @@ static void report_source(const Run *r, FILE *out)
             if (a < 0 || ls->stall[k] > ls->stall[a]) { b = a; a = k; }
             else if (b < 0 || ls->stall[k] > ls->stall[b]) b = k;
         }
-        char code[44];
+        char code[37];
         code_text(p, l, code, sizeof code);
         char why[64] = "";
         if (a >= 0 && tot) {
             int n = snprintf(why, sizeof why, "%s %.0f%%", stall_names[a], 100.0 * (double)ls->stall[a] / (double)tot);
-            if (b >= 0 && n > 0 && (size_t)n < sizeof why)
-                snprintf(why + n, sizeof why - (size_t)n, ", %s %.0f%%", stall_names[b], 100.0 * (double)ls->stall[b] / (double)tot);
+            char second[40];
+            if (b >= 0) snprintf(second, sizeof second, ", %s %.0f%%", stall_names[b], 100.0 * (double)ls->stall[b] / (double)tot);
+            if (b >= 0 && n > 0 && (size_t)n + strlen(second) <= 34) strcat(why, second);   /* only if it fits */
         }
-        fprintf(out, "  %4d %9" PRIu64 " %11" PRIu64 "  %-38s %s\n", l, ls->inst, tot, why, code);
+        /* 2 + 4 + 1 + 8 + 1 + 10 + 2 + 34 + 1 + 36 = 99 columns */
+        fprintf(out, "  %4d %8" PRIu64 " %10" PRIu64 "  %-34.34s %s\n", l, ls->inst, tot, why, code);
     }
 }
 
@@ -280,11 +311,20 @@ void report_text(const Run *r, FILE *out)
     report_checks(r, out);
     Metric m[MAX_METRICS];
     int n = collect(r, m);
-    fputs("\ncounters                                   value  metric\n", out);
-    for (int i = 0; i < n; i++) {
-        fprintf(out, "  %-36s ", m[i].label);
-        if (m[i].is_int) fprintf(out, "%12.0f", m[i].value); else fprintf(out, "%12.2f", m[i].value);
-        fprintf(out, "  %s\n", m[i].name);
+    /* Sections in reading order; counters that are zero are left out here
+     * (the JSON report has them all). */
+    for (int sec = 0; sec < NSECTIONS; sec++) {
+        int shown = 0;
+        for (int i = 0; i < n; i++) {
+            size_t nl = strlen(m[i].name);
+            int zero_count = m[i].value == 0 && nl > 4 && !strcmp(m[i].name + nl - 4, ".sum");
+            if (section_of(m[i].name) != sec || zero_count) continue;
+            /* 2 + 30 + 1 + 9 + 2 + the longest Nsight name (56) = 100 columns */
+            if (!shown++) fprintf(out, "\n%-32s %9s  %s\n", section_titles[sec], "value", "metric");
+            fprintf(out, "  %-30.30s ", m[i].label);
+            if (m[i].is_int) fprintf(out, "%9.0f", m[i].value); else fprintf(out, "%9.2f", m[i].value);
+            fprintf(out, "  %s\n", m[i].name);
+        }
     }
     if (!r->opt.functional) {
         report_stalls(r, out);
