@@ -4,6 +4,22 @@
 #include "sim/coalesce.h"
 #include "sim/smem.h"
 
+/* Remember how far apart the first two active lanes' addresses were, so the
+ * report can say why a line conflicts or does not coalesce. */
+static void note_stride(LineStats *ls, const MemAccess *a)
+{
+    if (ls->stride_seen) return;
+    int first = -1;
+    for (int l = 0; l < WARP_MAX; l++) {
+        if (!((a->mask >> l) & 1u)) continue;
+        if (first < 0) { first = l; continue; }
+        ls->lane_stride = ((int64_t)a->addr[l] - (int64_t)a->addr[first]) / (l - first);
+        ls->mem_bytes = a->bytes;
+        ls->stride_seen = 1;
+        return;
+    }
+}
+
 LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *st)
 {
     LsuCost cost = { 1, 0, 0 };
@@ -19,6 +35,7 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
         if (line <= (uint32_t)st->nlines) {
             st->line[line].wavefronts += (uint64_t)w;
             st->line[line].bank_conflicts += (uint64_t)d.conflicts;
+            if (d.conflicts) note_stride(&st->line[line], a);
         }
         return cost;
     }
@@ -45,8 +62,13 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
     st->bytes_requested += co.bytes_requested;
     st->bytes_moved += co.bytes_moved;
     if (line <= (uint32_t)st->nlines) {
-        st->line[line].requests += (uint64_t)co.requests;
-        st->line[line].sectors += (uint64_t)co.nsectors;
+        LineStats *ls = &st->line[line];
+        /* perfectly coalesced: the active lanes' bytes packed into sectors */
+        uint64_t ideal = (co.bytes_requested + (uint32_t)c->l1.sector_bytes - 1) / (uint32_t)c->l1.sector_bytes;
+        ls->requests += (uint64_t)co.requests;
+        ls->sectors += (uint64_t)co.nsectors;
+        ls->ideal_sectors += ideal;
+        if ((uint64_t)co.nsectors > ideal && a->space == SP_GLOBAL) note_stride(ls, a);
     }
     return cost;
 }

@@ -2,6 +2,8 @@
 #include "sim/report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "isa/disasm.h"
@@ -159,6 +161,18 @@ static const char *const section_titles[NSECTIONS] = {
     "global and local memory (coalescing)", "shared memory (banks)", "caches and DRAM", "other",
 };
 
+/* Colour (bold headings) only for a terminal, and never with NO_COLOR set
+ * (no-color.org): piped and redirected reports stay plain text. */
+static int use_colour(FILE *out)
+{
+    const char *nc = getenv("NO_COLOR");
+    return isatty(fileno(out)) && !(nc && *nc);
+}
+static const char *bold(FILE *out) { return use_colour(out) ? "\033[1m" : ""; }
+static const char *plain(FILE *out) { return use_colour(out) ? "\033[0m" : ""; }
+
+static long long gcd_ll(long long a, long long b) { while (b) { long long t = a % b; a = b; b = t; } return a ? a : 1; }
+
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
 static int section_of(const char *name)
@@ -224,7 +238,7 @@ static void report_stalls(const Run *r, FILE *out)
     for (int i = 0; i < STALL_COUNT; i++) idx[i] = i;
     for (int i = 1; i < STALL_COUNT; i++)   /* insertion sort, descending, stable */
         for (int j = i; j > 0 && s->stall[idx[j]] > s->stall[idx[j - 1]]; j--) { int t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t; }
-    fprintf(out, "\nwarp states (%" PRIu64 " warp-cycles)\n", total);
+    fprintf(out, "\n%swarp states (%" PRIu64 " warp-cycles)%s\n", bold(out), total, plain(out));
     for (int i = 0; i < STALL_COUNT; i++) {
         uint64_t v = s->stall[idx[i]];
         if (!v) continue;
@@ -294,6 +308,55 @@ static void report_source(const Run *r, FILE *out)
     }
 }
 
+/* Observations: what the counters say about a line, in words, from what
+ * was measured (never from the kernel's name). */
+static void report_observations(const Run *r, FILE *out)
+{
+    const Stats *s = &r->stats;
+    const Program *p = r->prog;
+    int banks = r->cfg->smem.banks, bank_bytes = r->cfg->smem.bank_bytes;
+    int shown = 0;
+    char code[60];
+    for (int l = 1; l <= s->nlines; l++) {
+        const LineStats *ls = &s->line[l];
+        if (!ls->inst) continue;
+        if (ls->bank_conflicts && ls->inst) {
+            double ways = (double)ls->wavefronts / (double)ls->inst;
+            if (!shown++) fprintf(out, "\n%sobservations%s\n", bold(out), plain(out));
+            fprintf(out, "  line %d: %s\n    %.1f wavefronts per instruction: a %.0f-way shared-memory bank conflict.\n", l,
+                    code_text(p, l, code, sizeof code), ways, ways);
+            if (ls->stride_seen && ls->lane_stride % bank_bytes == 0) {
+                long long words = (long long)(ls->lane_stride / bank_bytes);
+                int k = words ? (int)(banks / gcd_ll(words < 0 ? -words : words, banks)) : 0;
+                if (k == 1)
+                    fprintf(out, "    Neighbouring lanes touch words %lld apart: with %d banks (bank = word %% %d) every lane\n"
+                                 "    lands in the same bank.\n", words, banks, banks);
+                else if (k > 1)
+                    fprintf(out, "    Neighbouring lanes touch words %lld apart: with %d banks, lanes %d apart land in the\n"
+                                 "    same bank.\n", words, banks, k);
+                if (words && (words % banks) == 0)
+                    fprintf(out, "    Padding each row by one word (a stride of %lld) spreads them over all banks.\n", words + 1);
+            }
+        }
+        if (ls->requests && ls->sectors > ls->ideal_sectors && ls->stride_seen) {
+            double spr = (double)ls->sectors / (double)ls->requests, ideal = (double)ls->ideal_sectors / (double)ls->requests;
+            if (spr > 1.5 * ideal) {
+                if (!shown++) fprintf(out, "\n%sobservations%s\n", bold(out), plain(out));
+                fprintf(out, "  line %d: %s\n    %.1f sectors per request where %.1f would do: uncoalesced.", l,
+                        code_text(p, l, code, sizeof code), spr, ideal);
+                fprintf(out, " Neighbouring lanes are %lld bytes apart;\n    for one sector per 8 lanes they should read consecutive %d-byte words.\n",
+                        (long long)ls->lane_stride, ls->mem_bytes);
+            }
+        }
+        if (ls->divergent) {
+            if (!shown++) fprintf(out, "\n%sobservations%s\n", bold(out), plain(out));
+            fprintf(out, "  line %d: %s\n    diverged %llu time%s: the warp ran both paths one after the other.\n", l,
+                    code_text(p, l, code, sizeof code), (unsigned long long)ls->divergent, ls->divergent == 1 ? "" : "s");
+        }
+        if (shown >= 12) { fputs("  (more in the source view and the JSON report)\n", out); break; }
+    }
+}
+
 void report_text(const Run *r, FILE *out)
 {
     const Program *p = r->prog;
@@ -320,12 +383,13 @@ void report_text(const Run *r, FILE *out)
             int zero_count = m[i].value == 0 && nl > 4 && !strcmp(m[i].name + nl - 4, ".sum");
             if (section_of(m[i].name) != sec || zero_count) continue;
             /* 2 + 30 + 1 + 9 + 2 + the longest Nsight name (56) = 100 columns */
-            if (!shown++) fprintf(out, "\n%-32s %9s  %s\n", section_titles[sec], "value", "metric");
+            if (!shown++) fprintf(out, "\n%s%-32s %9s  %s%s\n", bold(out), section_titles[sec], "value", "metric", plain(out));
             fprintf(out, "  %-30.30s ", m[i].label);
             if (m[i].is_int) fprintf(out, "%9.0f", m[i].value); else fprintf(out, "%9.2f", m[i].value);
             fprintf(out, "  %s\n", m[i].name);
         }
     }
+    report_observations(r, out);
     if (!r->opt.functional) {
         report_stalls(r, out);
         report_source(r, out);

@@ -31,6 +31,11 @@ typedef struct LineStats {
     uint64_t stall[STALL_COUNT];  /* warp-cycles spent at this line, by state */
     uint64_t wavefronts, bank_conflicts;  /* shared memory */
     uint64_t requests, sectors;           /* global and local memory */
+    uint64_t ideal_sectors;               /* what perfectly coalesced lanes would touch */
+    int64_t lane_stride;                  /* bytes between the first two active lanes'
+                                             addresses of the first access seen (for observations) */
+    int stride_seen;
+    int mem_bytes;                        /* bytes per lane of that access */
 } LineStats;
 
 typedef struct SmStats {

@@ -125,6 +125,22 @@ static void test_step_mode(void **s)
     expect("--step-sm x configs/tiny.ini kernels/evenodd.s", 2, "--step-sm and --step-warp take a number");
 }
 
+/* Observations come from the measured pattern: the column read of
+ * transpose_shared is a 32-way conflict with words 32 apart; the padded
+ * tile has none.  Piped output has no colour codes. */
+static void test_observations(void **s)
+{
+    (void)s;
+    expect("--functional configs/fermi.ini kernels/transpose_shared.s", 0, "32.0 wavefronts per instruction: a 32-way shared-memory bank conflict.");
+    expect("--functional configs/fermi.ini kernels/transpose_shared.s", 0, "Padding each row by one word (a stride of 33)");
+    expect("--functional -D STRIDE=16 configs/fermi.ini kernels/strided_copy.s", 0, "Neighbouring lanes are 64 bytes apart");
+    char *out;
+    assert_int_equal(run("--functional configs/fermi.ini kernels/transpose_padded.s", &out), 0);
+    assert_null(strstr(out, "bank conflict"));
+    assert_null(strstr(out, "\033["));
+    free(out);
+}
+
 static void test_dump_config_round_trip(void **s)
 {
     (void)s;
@@ -150,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_disasm_occupancy),
         cmocka_unit_test(test_dump_config_round_trip),
         cmocka_unit_test(test_step_mode),
+        cmocka_unit_test(test_observations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
