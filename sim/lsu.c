@@ -20,6 +20,23 @@ static void note_stride(LineStats *ls, const MemAccess *a)
     }
 }
 
+/* The common case first: a 4-byte (or narrower) access in which no two
+ * lanes touch different words of one bank is one wavefront, no conflict
+ * (broadcasts included).  Returns 0 when the full model must decide. */
+static int conflict_free(const MemAccess *a, int banks, int bank_bytes)
+{
+    if (a->bytes > 4 || bank_bytes != 4 || banks > 64) return 0;
+    uint64_t used = 0, word_of[64];
+    for (int l = 0; l < WARP_MAX; l++) {
+        if (!((a->mask >> l) & 1u)) continue;
+        uint64_t w = a->addr[l] / 4;
+        int b = (int)(w % (uint64_t)banks);
+        if ((used >> b) & 1u) { if (word_of[b] != w) return 0; }
+        else { used |= 1ull << b; word_of[b] = w; }
+    }
+    return 1;
+}
+
 LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *st)
 {
     LsuCost cost = { 1, 0, 0 };
@@ -27,7 +44,9 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
     if (!a->mask) return cost;
     if (a->space == SP_SHARED) {
         SmemDetail d;
-        int w = smem_wavefronts(a, c->smem.banks, c->smem.bank_bytes, c->sm.warp_size, &d);
+        int w;
+        if (!a->is_atomic && conflict_free(a, c->smem.banks, c->smem.bank_bytes)) { w = 1; d.conflicts = 0; }
+        else w = smem_wavefronts(a, c->smem.banks, c->smem.bank_bytes, c->sm.warp_size, &d);
         if (w < 1) w = 1;
         cost.wavefronts = w;
         st->smem_wavefronts[op] += (uint64_t)w;

@@ -19,7 +19,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
     sm->sched = calloc((size_t)sm->nsched, sizeof *sm->sched);
     sm->wake = calloc((size_t)sm->nslots, sizeof *sm->wake);
-    sm->fetchable = calloc((size_t)sm->nslots, 1);
+    sm->fetchable = calloc((size_t)(sm->nslots + 63) / 64, sizeof *sm->fetchable);
     if (!sm->slots || !sm->ctas || !sm->sched || !sm->wake || !sm->fetchable) return -1;
     for (int i = 0; i < sm->nsched; i++) {
         sm->sched[i].order = calloc((size_t)sm->nslots, sizeof(int));
@@ -61,6 +61,12 @@ int sm_can_fit(const Sm *sm, const Occupancy *o)
            sm->warps_used + o->warps_per_block <= sm->nslots &&
            sm->regs_used + o->regs_per_warp * o->warps_per_block <= sm->cfg->sm.registers &&
            sm->smem_used + o->smem_per_block <= (uint64_t)sm->cfg->sm.shared_bytes;
+}
+
+static void set_fetchable(Sm *sm, int slot, int on)
+{
+    if (on) sm->fetchable[slot / 64] |= 1ull << (slot % 64);
+    else sm->fetchable[slot / 64] &= ~(1ull << (slot % 64));
 }
 
 /* ---- state accounting --------------------------------------------------------------
@@ -133,7 +139,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->since = t->now;
         sw->line = line_of(t, sw->w);
         sm->wake[slot] = t->now;
-        sm->fetchable[slot] = 1;
+        set_fetchable(sm, slot, 1);
         sw->resident = 1;
         sw->slot = slot;
         sw->dispatched = t->now;
@@ -157,7 +163,7 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     close_state(t, sw);
     t->st->warp_resident += t->now - sw->dispatched;
     sw->resident = 0;
-    sm->fetchable[slot] = 0;
+    set_fetchable(sm, slot, 0);
     scoreboard_free(&sw->sb);
     sched_remove(&sm->sched[sw->sched], slot);
     SmCta *sc = &sm->ctas[sw->cta];
@@ -365,7 +371,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     Cta *cta = &sm->ctas[sw->cta].cta;
     if (r == ISSUE_DONE) {
         sw->finishing = 1;
-        sm->fetchable[slot] = 0;
+        set_fetchable(sm, slot, 0);
     } else {
         /* a control transfer flushes the buffer; the fetch unit serves the
          * warp again once the target is known, lat.branch cycles later */
@@ -376,7 +382,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             sw->ibuf = 0;
             sw->fetch_ready = now + (uint64_t)c->lat.branch;
         }
-        sm->fetchable[slot] = 1;
+        set_fetchable(sm, slot, 1);
     }
     sw->smst->inst++;
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
@@ -394,19 +400,32 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
 {
     uint64_t now = t->now, next = SM_NEVER;
     int depth = sm->cfg->sm.ibuffer_depth, width = sm->cfg->sm.fetch_width;
-    int served = 0;
-    for (int i = 0, slot = sm->fetch_rr; i < sm->nslots; i++, slot = slot + 1 == sm->nslots ? 0 : slot + 1) {
-        if (!sm->fetchable[slot]) continue;
-        SmWarp *sw = &sm->slots[slot];
-        if (sw->fetch_ready > now) { if (sw->fetch_ready < next) next = sw->fetch_ready; continue; }
-        if (served) { next = now + 1; break; }
-        sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
-        sm->fetch_rr = slot + 1 == sm->nslots ? 0 : slot + 1;
-        if (sm->wake[slot] > now + 1) sm->wake[slot] = now + 1;
-        served = 1;
-        if (sw->ibuf < depth) next = now + 1;
-        else sm->fetchable[slot] = 0;
+    int nw = (sm->nslots + 63) / 64, served = -1;
+    /* round robin from fetch_rr: the fetchable slots >= fetch_rr, then the
+     * rest; only set bits are visited */
+    for (int pass = 0; pass < 2 && served < 0; pass++) {
+        int lo = pass ? 0 : sm->fetch_rr, hi = pass ? sm->fetch_rr : sm->nslots;
+        for (int wi = lo / 64; wi < nw && wi * 64 < hi && served < 0; wi++) {
+            uint64_t bits = sm->fetchable[wi];
+            if (wi == lo / 64 && lo % 64) bits &= ~0ull << (lo % 64);
+            for (; bits; bits &= bits - 1) {
+                int slot = wi * 64 + __builtin_ctzll(bits);
+                if (slot >= hi) break;
+                SmWarp *sw = &sm->slots[slot];
+                if (sw->fetch_ready > now) { if (sw->fetch_ready < next) next = sw->fetch_ready; continue; }
+                served = slot;
+                break;
+            }
+        }
     }
+    if (served < 0) return next;
+    SmWarp *sw = &sm->slots[served];
+    sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
+    sm->fetch_rr = served + 1 == sm->nslots ? 0 : served + 1;
+    if (sm->wake[served] > now + 1) sm->wake[served] = now + 1;
+    if (sw->ibuf >= depth) set_fetchable(sm, served, 0);
+    /* more warps may be waiting: look again next cycle */
+    for (int wi = 0; wi < nw; wi++) if (sm->fetchable[wi]) return now + 1;
     return next;
 }
 
@@ -420,16 +439,32 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     if (sm->retry.active && retry_access(sm, t)) next = now + 1;
     for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;
     int order[WARP_MAX * 64];
+    int retiring[WARP_MAX * 64], nretire = 0;
+    int policy = sm->cfg->sched.policy;
     for (int s = 0; s < sm->nsched && !t->faulted; s++) {
-        int ncand;
-        int n = sched_order(sm, s, order, &ncand);
+        /* The policy's order without building it where possible: oldest
+         * walks the age list, GTO puts the last-issued warp first, LRR
+         * starts after it; two-level builds its pool (sched.c). */
+        const Sched *sc = &sm->sched[s];
+        const int *ord = sc->order;
+        int n = sc->n, ncand = n, start = 0, first = -1;
+        if (policy == SCHED_TWO_LEVEL) {
+            n = sched_order(sm, s, order, &ncand);
+            ord = order;
+        } else if (policy != SCHED_OLDEST && sc->last >= 0) {
+            for (int i = 0; i < n; i++)
+                if (ord[i] == sc->last) { if (policy == SCHED_GTO) first = sc->last; else start = i + 1 == n ? 0 : i + 1; break; }
+        }
         int issued = 0;
-        for (int i = 0; i < n && !t->faulted; i++) {
-            int slot = order[i];
+        for (int k = first >= 0 ? -1 : 0; k < n && !t->faulted; k++) {
+            int idx = k < 0 ? -1 : (start + k >= n ? start + k - n : start + k);
+            int slot = k < 0 ? first : ord[idx];
+            if (k >= 0 && slot == first) continue;
             if (sm->wake[slot] > now) { if (sm->wake[slot] < next) next = sm->wake[slot]; continue; }
             SmWarp *sw = &sm->slots[slot];
             Verdict v = evaluate(sm, t, sw);
-            if (v.reason == STALL_SELECTED && i < ncand && issued < sm->cfg->sm.issue_per_scheduler) {
+            int candidate = policy != SCHED_TWO_LEVEL || k < ncand;
+            if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
                 if (s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = warp_pc(sw->w); }
                 issue(sm, t, slot, &v);
                 sm->sched[s].last = slot;
@@ -439,11 +474,13 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
                 /* a draining warp stays charged to its last line (the ret) */
                 set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw->w));
                 sm->wake[slot] = v.until;
-                if (sw->finishing && !sw->inflight && sw->mem_done <= now) { retire_warp(sm, t, slot); continue; }
+                /* retired after the loop: retiring edits the list being walked */
+                if (sw->finishing && !sw->inflight && sw->mem_done <= now) { retiring[nretire++] = slot; continue; }
             }
             if (sm->wake[slot] < next) next = sm->wake[slot];
         }
     }
+    for (int i = 0; i < nretire; i++) retire_warp(sm, t, retiring[i]);
     uint64_t f = sm_fetch(sm, t);
     if (f < next) next = f;
     if (sm->retry.active) next = now + 1;

@@ -76,7 +76,7 @@ typedef struct Sm {
     SmWarp *slots; int nslots;
     uint64_t *wake;                    /* per slot: nothing to evaluate before this cycle
                                           (kept apart from SmWarp: the hot loop reads only this) */
-    uint8_t *fetchable;                /* per slot: the fetch unit may serve it */
+    uint64_t *fetchable;               /* bit per slot: the fetch unit may serve it */
     SmCta *ctas; int nctas;
     Sched *sched; int nsched;
     int warps_used, regs_used, blocks_used;

@@ -27,6 +27,7 @@ static const Bench benches[] = {
     { "configs/fermi.ini", "kernels/tiled_mm.s", { { "M", "512" }, { "N", "512" }, { "K", "512" } }, 3, 0 },
     { "configs/fermi.ini", "kernels/conv2d_tiled.s", { { "H", "1024" }, { "W", "1024" } }, 2, 0 },
     { "configs/fermi.ini", "kernels/transpose_shared.s", { { "ROWS", "2048" }, { "COLS", "2048" } }, 2, 0 },
+    { "configs/hopper.ini", "kernels/transpose_shared.s", { { "ROWS", "2048" }, { "COLS", "2048" } }, 2, 0 },
     { "configs/fermi.ini", "kernels/tiled_mm.s", { { "M", "512" }, { "N", "512" }, { "K", "512" } }, 3, 1 },
 };
 
@@ -45,7 +46,7 @@ static int cmp_double(const void *a, const void *b)
 
 int main(void)
 {
-    printf("%-28s %-22s %-10s %12s %12s %9s %14s %14s\n", "kernel", "size", "mode", "cycles", "warp inst",
+    printf("%-24s %-28s %-22s %-10s %12s %12s %9s %14s %14s\n", "config", "kernel", "size", "mode", "cycles", "warp inst",
            "host s", "warp inst/s", "cycles/s");
     int failed = 0;
     for (size_t b = 0; b < sizeof benches / sizeof benches[0]; b++) {
@@ -76,7 +77,7 @@ int main(void)
         for (int i = 0; i < be->ndefs; i++)
             snprintf(size + strlen(size), sizeof size - strlen(size), "%s%s=%s", i ? " " : "", be->defs[i].name, be->defs[i].value);
         const char *name = strrchr(be->kernel, '/') ? strrchr(be->kernel, '/') + 1 : be->kernel;
-        printf("%-28s %-22s %-10s %12llu %12llu %9.3f %14.0f %14.0f\n", name, size,
+        printf("%-24s %-28s %-22s %-10s %12llu %12llu %9.3f %14.0f %14.0f\n", be->config, name, size,
                be->functional ? "functional" : "timing", (unsigned long long)cycles, (unsigned long long)inst, med,
                inst / med, be->functional ? 0.0 : cycles / med);
         fflush(stdout);
