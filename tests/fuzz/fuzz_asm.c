@@ -1,4 +1,5 @@
-/* fuzz_asm.c - libFuzzer harness for the assembler (`make fuzz`).
+/* fuzz_asm.c - libFuzzer harness for the assembler (`make fuzz`, then
+ * build/fuzz/fuzz_asm -max_total_time=600 build/fuzz/corpus_asm).
  *
  * Any bytes must assemble or fail with diagnostics: no crash, no leak, no
  * hang.  When a program assembles, its disassembly must assemble again
