@@ -58,7 +58,8 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
         }
         return cost;
     }
-    if (a->space != SP_GLOBAL && a->space != SP_LOCAL) return cost;
+    /* atomics are neither loads nor stores to Nsight (op_atom / op_red) */
+    if ((a->space != SP_GLOBAL && a->space != SP_LOCAL) || a->is_atomic) return cost;
     Coalesced co;
     if (a->space == SP_LOCAL) {
         /* Local addresses are per-thread offsets.  Hardware interleaves local

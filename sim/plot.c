@@ -6,7 +6,7 @@
 
 /* Canvas and plot area, in SVG user units (px).  The legend sits to the
  * right of the plot area so it never hides a line. */
-enum { W = 820, H = 460, X0 = 84, X1 = 540, Y0 = 48, Y1 = 392, LEGEND_X = 560, MAX_TICKS = 12 };
+enum { W = 940, H = 460, X0 = 84, X1 = 540, Y0 = 48, Y1 = 392, LEGEND_X = 560, MAX_TICKS = 12 };
 
 /* Line styles for print: dash pattern and marker shape change from one line
  * to the next (8 distinct lines before styles repeat); grey only helps. */
@@ -218,7 +218,7 @@ static void draw_legend(FILE *out, const Plot *p)
         if (*dashes[l % 4]) fprintf(out, " stroke-dasharray=\"%s\"", dashes[l % 4]);
         fputs("/>\n", out);
         marker(out, l, LEGEND_X + 24, y, stroke);
-        char label[32];   /* what fits beside the sample at 12px */
+        char label[56];   /* what fits beside the sample at 12px */
         snprintf(label, sizeof label, "%s", p->lines[l].label);
         if (strlen(p->lines[l].label) >= sizeof label) memcpy(label + sizeof label - 4, "...", 4);
         text(out, LEGEND_X + 48, y + 4, "start", "", label);

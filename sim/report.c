@@ -64,7 +64,9 @@ static int collect(const Run *r, Metric *m)
             n = add(m, n, "gpusim__dram_row_conflicts.sum", (double)ms->dram_row_conflicts, 1, "DRAM row conflicts (other row open)");
             n = add(m, n, "gpusim__dram_bandwidth_peak_gbs", memsys_peak_gbs(c), 0, "DRAM peak bandwidth (GB/s)");
             n = add(m, n, "gpusim__dram_bandwidth_achieved_gbs",
-                    secs > 0 ? (double)(ms->dram_bytes_read + ms->dram_bytes_write) / secs / 1e9 : 0, 0, "DRAM achieved bandwidth (GB/s)");
+                    /* the end-of-run flush of dirty L2 lines took no simulated time */
+                    secs > 0 ? (double)(ms->dram_bytes_read + ms->dram_bytes_write - ms->dram_flush_bytes) / secs / 1e9 : 0, 0,
+                    "DRAM achieved bandwidth (GB/s)");
             n = add(m, n, "dram__throughput.avg.pct_of_peak_sustained_elapsed",
                     ms->dram_cycles ? 100.0 * (double)ms->dram_busy_cycles / (double)ms->dram_cycles : 0, 0, "DRAM data bus busy (% of peak)");
             n = add(m, n, "gpusim__const_serialized.sum", (double)ms->const_serialized, 1, "constant-cache serialised cycles");
@@ -533,7 +535,7 @@ void report_occupancy(const Program *p, const Config *c, const char *config_path
         snprintf(need, sizeof need, "1 block slot");
         snprintf(have, sizeof have, "%d", c->sm.max_blocks);
         fprintf(out, "  %-15s %-34s %-14s %4d%s\n", "blocks", need, have, o.limit[OCC_BLOCKS], o.binding == OCC_BLOCKS ? "  <- binds" : "");
-        snprintf(need, sizeof need, "%d warps", o.warps_per_block);
+        snprintf(need, sizeof need, "%d warp%s", o.warps_per_block, o.warps_per_block == 1 ? "" : "s");
         snprintf(have, sizeof have, "%d warps", c->sm.max_warps);
         fprintf(out, "  %-15s %-34s %-14s %4d%s\n", "warps", need, have, o.limit[OCC_WARPS], o.binding == OCC_WARPS ? "  <- binds" : "");
         snprintf(need, sizeof need, "%d (%d warps x %d, unit %d)", o.regs_per_warp * o.warps_per_block, o.warps_per_block,
