@@ -81,6 +81,7 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
     st->sectors[sp][op] += (uint64_t)co.nsectors;
     st->bytes_requested += co.bytes_requested;
     st->bytes_moved += co.bytes_moved;
+    st->bytes_unique += co.bytes_unique;
     if (line <= (uint32_t)st->nlines) {
         LineStats *ls = &st->line[line];
         /* perfectly coalesced: the active lanes' bytes packed into sectors */

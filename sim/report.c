@@ -43,8 +43,8 @@ static int collect(const Run *r, Metric *m)
     if (!r->opt.functional) {
         double active_avg = (double)s->sm_active_cycles / c->gpu.num_sms;
         n = add(m, n, "gpc__cycles_elapsed.max", (double)s->cycles, 1, "cycles");
-        n = add(m, n, "sm__cycles_active.avg", active_avg, 0, "cycles with a block resident, per SM");
-        n = add(m, n, "gpusim__ipc", s->cycles ? (double)s->inst / (double)s->cycles : 0, 0, "IPC (warp instructions/cycle, GPU)");
+        n = add(m, n, "sm__cycles_active.avg", active_avg, 0, "active cycles per SM");
+        n = add(m, n, "gpusim__ipc", s->cycles ? (double)s->inst / (double)s->cycles : 0, 0, "IPC, GPU (warp inst/cycle)");
         n = add(m, n, "sm__inst_executed.avg.per_cycle_active", s->sm_active_cycles ? (double)s->inst / (double)s->sm_active_cycles : 0, 0,
                 "IPC per active SM");
         n = add(m, n, "sm__warps_active.avg.pct_of_peak_sustained_active",
@@ -61,7 +61,7 @@ static int collect(const Run *r, Metric *m)
             n = add(m, n, "dram__bytes_write.sum", (double)ms->dram_bytes_write, 1, "DRAM bytes written");
             n = add(m, n, "gpusim__dram_row_hits.sum", (double)ms->dram_row_hits, 1, "DRAM row-buffer hits");
             n = add(m, n, "gpusim__dram_row_misses.sum", (double)ms->dram_row_misses, 1, "DRAM row misses (bank closed)");
-            n = add(m, n, "gpusim__dram_row_conflicts.sum", (double)ms->dram_row_conflicts, 1, "DRAM row conflicts (other row open)");
+            n = add(m, n, "gpusim__dram_row_conflicts.sum", (double)ms->dram_row_conflicts, 1, "DRAM row conflicts");
             n = add(m, n, "gpusim__dram_bandwidth_peak_gbs", memsys_peak_gbs(c), 0, "DRAM peak bandwidth (GB/s)");
             n = add(m, n, "gpusim__dram_bandwidth_achieved_gbs",
                     /* the end-of-run flush of dirty L2 lines took no simulated time */
@@ -69,21 +69,21 @@ static int collect(const Run *r, Metric *m)
                     "DRAM achieved bandwidth (GB/s)");
             n = add(m, n, "dram__throughput.avg.pct_of_peak_sustained_elapsed",
                     ms->dram_cycles ? 100.0 * (double)ms->dram_busy_cycles / (double)ms->dram_cycles : 0, 0, "DRAM data bus busy (% of peak)");
-            n = add(m, n, "gpusim__const_serialized.sum", (double)ms->const_serialized, 1, "constant-cache serialised cycles");
-            n = add(m, n, "gpusim__const_misses.sum", (double)ms->const_misses, 1, "constant-cache line misses");
+            n = add(m, n, "gpusim__const_serialized.sum", (double)ms->const_serialized, 1, "const cache serialised cycles");
+            n = add(m, n, "gpusim__const_misses.sum", (double)ms->const_misses, 1, "const cache line misses");
         }
         const Occupancy *o = &r->occ[0];
-        n = add(m, n, "sm__maximum_warps_per_active_cycle_pct", o->theoretical_pct, 0, "theoretical occupancy (%), launch 1");
-        n = add(m, n, "launch__occupancy_limit_blocks", o->limit[OCC_BLOCKS], 1, "blocks/SM allowed by the block limit");
-        n = add(m, n, "launch__occupancy_limit_warps", o->limit[OCC_WARPS], 1, "blocks/SM allowed by warps");
-        n = add(m, n, "launch__occupancy_limit_registers", o->limit[OCC_REGISTERS], 1, "blocks/SM allowed by registers");
-        n = add(m, n, "launch__occupancy_limit_shared_mem", o->limit[OCC_SHARED], 1, "blocks/SM allowed by shared memory");
+        n = add(m, n, "sm__maximum_warps_per_active_cycle_pct", o->theoretical_pct, 0, "theoretical occupancy (%)");
+        n = add(m, n, "launch__occupancy_limit_blocks", o->limit[OCC_BLOCKS], 1, "blocks/SM by the block limit");
+        n = add(m, n, "launch__occupancy_limit_warps", o->limit[OCC_WARPS], 1, "blocks/SM by warps");
+        n = add(m, n, "launch__occupancy_limit_registers", o->limit[OCC_REGISTERS], 1, "blocks/SM by registers");
+        n = add(m, n, "launch__occupancy_limit_shared_mem", o->limit[OCC_SHARED], 1, "blocks/SM by shared memory");
         n = add(m, n, "launch__registers_per_thread", o->regs_per_thread, 1, "registers per thread");
         n = add(m, n, "launch__waves_per_multiprocessor", o->waves, 0, "waves per SM");
     }
     n = add(m, n, "smsp__inst_executed.sum", (double)s->inst, 1, "warp instructions");
-    n = add(m, n, "smsp__thread_inst_executed.sum", (double)s->thread_inst, 1, "thread instructions (active lanes)");
-    n = add(m, n, "smsp__thread_inst_executed_pred_on.sum", (double)s->thread_inst_pred_on, 1, "thread instructions, guard true");
+    n = add(m, n, "smsp__thread_inst_executed.sum", (double)s->thread_inst, 1, "thread instructions");
+    n = add(m, n, "smsp__thread_inst_executed_pred_on.sum", (double)s->thread_inst_pred_on, 1, "thread instructions, guard on");
     n = add(m, n, "gpusim__simd_efficiency.pct", stats_simd_efficiency(s, r->cfg->sm.warp_size), 0, "SIMD efficiency (%)");
     n = add(m, n, "smsp__sass_inst_executed_op_branch.sum", (double)s->branches, 1, "branch instructions");
     n = add(m, n, "smsp__sass_branch_targets.sum", (double)s->branch_targets, 1, "branch targets");
@@ -104,14 +104,16 @@ static int collect(const Run *r, Metric *m)
     n = add(m, n, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", (double)s->requests[0][1], 1, "global store requests");
     n = add(m, n, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", (double)s->sectors[0][1], 1, "global store sectors (32 B)");
     n = add(m, n, "gpusim__sectors_per_request_global_ld", s->requests[0][0] ? (double)s->sectors[0][0] / (double)s->requests[0][0] : 0, 0,
-            "sectors per global load request");
+            "sectors per global ld request");
     n = add(m, n, "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", (double)s->requests[1][0], 1, "local load requests");
     n = add(m, n, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", (double)s->sectors[1][0], 1, "local load sectors");
     n = add(m, n, "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", (double)s->requests[1][1], 1, "local store requests");
     n = add(m, n, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", (double)s->sectors[1][1], 1, "local store sectors");
-    n = add(m, n, "gpusim__global_bytes_requested.sum", (double)s->bytes_requested, 1, "bytes the lanes asked for (global+local)");
+    n = add(m, n, "gpusim__global_bytes_requested.sum", (double)s->bytes_requested, 1, "bytes requested (global+local)");
     n = add(m, n, "gpusim__global_bytes_moved.sum", (double)s->bytes_moved, 1, "bytes in the sectors moved");
-    n = add(m, n, "gpusim__coalescing_efficiency.pct", s->bytes_moved ? 100.0 * (double)s->bytes_requested / (double)s->bytes_moved : 0, 0,
+    /* distinct bytes / moved bytes: lanes reading one word (a broadcast)
+     * need it once, so this never exceeds 100% */
+    n = add(m, n, "gpusim__coalescing_efficiency.pct", s->bytes_moved ? 100.0 * (double)s->bytes_unique / (double)s->bytes_moved : 0, 0,
             "coalescing efficiency (%)");
     n = add(m, n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", (double)s->smem_wavefronts[0], 1, "shared load wavefronts");
     n = add(m, n, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", (double)s->smem_conflicts[0], 1, "shared load bank conflicts");

@@ -62,6 +62,7 @@ typedef struct Stats {
     uint64_t requests[2][2];       /* [global, local][ld, st]: l1tex__t_requests_pipe_lsu_mem_{global,local}_op_* */
     uint64_t sectors[2][2];        /* l1tex__t_sectors_pipe_lsu_mem_{global,local}_op_* */
     uint64_t bytes_requested, bytes_moved;   /* coalescing efficiency */
+    uint64_t bytes_unique;                   /* distinct bytes (a broadcast counts once) */
     uint64_t div_by_zero;          /* lanes that divided by zero (defined result) */
     uint64_t warps_launched, ctas_launched;
     uint64_t simt_max_depth;       /* deepest reconvergence stack */
