@@ -26,7 +26,7 @@
 //   warp instructions       672 = 32 warps x 21: every warp issues the
 //                           then-path (2) and the else-path (1) one after
 //                           the other; SIMD efficiency 91.80%
-//   global loads / stores   32 / 32; deepest SIMT stack 5
+//   global loads / stores   32 / 32; deepest SIMT stack 4
 // sizes: N=4096 | N=77 BLOCK=32 | N=999 BLOCK=64
 .define N 1000
 .define BLOCK 128

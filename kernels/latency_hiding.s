@@ -13,7 +13,7 @@
 // the seed's model exactly, give the SM one scheduler and a full-width LSU,
 // and a round latency:
 //   ./gpusim --set gpu.num_sms=1 --set sm.schedulers=1 --set unit.lsu_width=32 \
-//            --set lat.global_fixed=64 --set lat.alu=4 -D WARPS=8 \
+//            --set mem.model=fixed --set lat.global_fixed=64 --set lat.alu=4 -D WARPS=8 \
 //            configs/fermi.ini kernels/latency_hiding.s
 // What to look for: IPC per active SM and long_scoreboard stalls as WARPS
 // grows: with L = 64 and two instructions per round, IPC reaches ~1 near
