@@ -10,7 +10,7 @@
 #   make clean
 
 CC      ?= cc
-CFLAGS  ?= -O2 -g
+CFLAGS  ?= -O3 -g
 STDFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
 CPPFLAGS += -I.
 LDLIBS  += -lm -lpthread

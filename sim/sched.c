@@ -22,6 +22,9 @@ void sched_remove(Sched *s, int slot)
         if (s->order[i] == slot) {
             memmove(&s->order[i], &s->order[i + 1], (size_t)(s->n - i - 1) * sizeof s->order[0]);
             s->n--;
+            /* keep the cached position of the last-issued warp right */
+            if (s->last_pos == i) s->last_pos = -1;
+            else if (s->last_pos > i) s->last_pos--;
             return;
         }
 }

@@ -24,6 +24,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     for (int i = 0; i < sm->nsched; i++) {
         sm->sched[i].order = calloc((size_t)sm->nslots, sizeof(int));
         sm->sched[i].last = -1;
+        sm->sched[i].last_pos = -1;
         if (!sm->sched[i].order) return -1;
     }
     int ws = cfg->sm.warp_size;
@@ -451,9 +452,10 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         if (policy == SCHED_TWO_LEVEL) {
             n = sched_order(sm, s, order, &ncand);
             ord = order;
-        } else if (policy != SCHED_OLDEST && sc->last >= 0) {
-            for (int i = 0; i < n; i++)
-                if (ord[i] == sc->last) { if (policy == SCHED_GTO) first = sc->last; else start = i + 1 == n ? 0 : i + 1; break; }
+        } else if (policy != SCHED_OLDEST && sc->last_pos >= 0) {
+            int i = sc->last_pos;
+            if (policy == SCHED_GTO) first = ord[i];
+            else start = i + 1 == n ? 0 : i + 1;
         }
         int issued = 0;
         for (int k = first >= 0 ? -1 : 0; k < n && !t->faulted; k++) {
@@ -468,6 +470,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
                 if (s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = warp_pc(sw->w); }
                 issue(sm, t, slot, &v);
                 sm->sched[s].last = slot;
+                sm->sched[s].last_pos = policy == SCHED_TWO_LEVEL ? -1 : k < 0 ? sc->last_pos : idx;
                 issued++;
             } else {
                 if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;

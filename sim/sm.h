@@ -68,6 +68,7 @@ typedef struct Sched {
     int *order;              /* this scheduler's slots by age */
     int n;
     int last;                /* slot issued last (LRR, GTO) */
+    int last_pos;            /* its index in order[], -1 if gone */
 } Sched;
 
 typedef struct Sm {
