@@ -872,7 +872,7 @@ int sweep_plot(const SweepTable *t, const char *y, FILE *out, DiagList *dl)
     for (int l = 0; l < nlines; l++) {
         int off = npts;
         for (int r = 0; r < n; r++) {
-            double xv, v;
+            double xv = 0, v = 0;
             if (line[r] != l || cell_number(cell(t, r, ycol), &v)) continue;
             if (numeric) cell_number(cell(t, r, xcol), &xv);
             else for (xv = 0; strcmp(cats[(int)xv], cell(t, r, xcol)); xv++) {}
