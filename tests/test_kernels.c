@@ -140,6 +140,30 @@ static void test_kernel(void **state)
     for (int i = 0; i < nv; i++) check_kernel(path, &v[i]);
 }
 
+/* Issue 5: every kernel passes with the full memory hierarchy on the H100
+ * config too (fermi.ini is covered above). */
+static void test_hopper_timing(void **state)
+{
+    (void)state;
+    Config h;
+    DiagList dl = { 0 };
+    config_defaults(&h);
+    assert_int_equal(config_load_file(&h, "configs/hopper.ini", &dl), 0);
+    for (int i = 0; i < nkernels; i++) {
+        Program *p = assemble(kernels[i], NULL);
+        assert_non_null(p);
+        Run r;
+        RunOptions o = { 0 };
+        int rc = run_program(&r, p, &h, "configs/hopper.ini", &o, &dl);
+        if (rc != RUN_OK) { print_error("%s on hopper.ini: exit %d\n", kernels[i], rc); diag_print(&dl, stderr); }
+        assert_int_equal(rc, RUN_OK);
+        assert_true(r.has_memstats);
+        run_free(&r);
+        program_free(p);
+    }
+    diag_free(&dl);
+}
+
 /* Same inputs, same output: two timing runs agree on every counter. */
 static void test_deterministic(void **state)
 {
@@ -168,11 +192,12 @@ int main(void)
     }
     diag_free(&dl);
     list_kernels();
-    struct CMUnitTest tests[MAX_KERNELS + 1];
+    struct CMUnitTest tests[MAX_KERNELS + 2];
     int n = 0;
     for (int i = 0; i < nkernels; i++)
         tests[n++] = (struct CMUnitTest){ kernels[i], test_kernel, NULL, NULL, kernels[i] };
     tests[n++] = (struct CMUnitTest){ "deterministic", test_deterministic, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "hopper_timing", test_hopper_timing, NULL, NULL, NULL };
     int rc = _cmocka_run_group_tests("kernels", tests, (size_t)n, NULL, NULL);
     for (int i = 0; i < nkernels; i++) free(kernels[i]);
     return rc;
