@@ -158,11 +158,12 @@ static const char *code_text(const Program *p, int line, char *buf, size_t n)
     return buf;
 }
 
-/* The text report's sections, by metric name. */
+/* The text report's sections, by metric name.  A title has at most 32
+ * columns, so that its "value" heading lines up with the values. */
 enum { NSECTIONS = 8 };
 static const char *const section_titles[NSECTIONS] = {
     "time", "occupancy", "instructions and divergence", "instructions by memory space",
-    "global and local memory (coalescing)", "shared memory (banks)", "caches and DRAM", "other",
+    "global/local memory (coalescing)", "shared memory (banks)", "caches and DRAM", "other",
 };
 
 /* Colour (bold headings) only for a terminal, and never with NO_COLOR set
@@ -348,8 +349,10 @@ static void report_observations(const Run *r, FILE *out)
                 if (!shown++) fprintf(out, "\n%sobservations%s\n", bold(out), plain(out));
                 fprintf(out, "  line %d: %s\n    %.1f sectors per request where %.1f would do: uncoalesced.", l,
                         code_text(p, l, code, sizeof code), spr, ideal);
-                fprintf(out, " Neighbouring lanes are %lld bytes apart;\n    for one sector per 8 lanes they should read consecutive %d-byte words.\n",
-                        (long long)ls->lane_stride, ls->mem_bytes);
+                int word = ls->mem_bytes > 0 ? ls->mem_bytes : 4;
+                int per_sector = r->cfg->l1.sector_bytes / word > 0 ? r->cfg->l1.sector_bytes / word : 1;
+                fprintf(out, "\n    Neighbouring lanes are %lld bytes apart; for one sector per %d lanes they should\n"
+                             "    read consecutive %d-byte words.\n", (long long)ls->lane_stride, per_sector, word);
             }
         }
         if (ls->divergent) {
