@@ -222,7 +222,7 @@ typedef struct Verdict {
     int group;
 } Verdict;
 
-static Verdict evaluate(const Sm *sm, const Timing *t, const SmWarp *sw)
+static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 {
     Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0 };
     const Warp *w = sw->w;
@@ -239,12 +239,18 @@ static Verdict evaluate(const Sm *sm, const Timing *t, const SmWarp *sw)
     const Entry *e = t->k->entry;
     if (pc >= (uint32_t)e->ncode) return v;
     const Instr *in = &e->code[pc];
-    int r = scoreboard_blocking(&sw->sb, &t->deps[pc], now);
-    if (r >= 0) { v.reason = scoreboard_reason(&sw->sb, r); v.until = sw->sb.ready[r]; return v; }
-    if ((in->op == OP_MEMBAR || in->op == OP_FENCE) && (sw->inflight || sw->mem_done > now)) {
-        v.reason = STALL_MEMBAR;
-        v.until = sw->inflight ? SM_NEVER : sw->mem_done;
-        return v;
+    /* Once a warp's next instruction has its operands, nothing but its own
+     * issue can take them away (pending writes only complete), so a warp
+     * that waits only for its scheduler or a pipe skips these checks. */
+    if (!sw->operands_ready) {
+        int r = scoreboard_blocking(&sw->sb, &t->deps[pc], now);
+        if (r >= 0) { v.reason = scoreboard_reason(&sw->sb, r); v.until = sw->sb.ready[r]; return v; }
+        if ((in->op == OP_MEMBAR || in->op == OP_FENCE) && (sw->inflight || sw->mem_done > now)) {
+            v.reason = STALL_MEMBAR;
+            v.until = sw->inflight ? SM_NEVER : sw->mem_done;
+            return v;
+        }
+        sw->operands_ready = 1;
     }
     v.pipe = pipe_of(in);
     if (v.pipe == PIPE_NONE) return v;
@@ -335,6 +341,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     uint64_t now = t->now;
     uint32_t pc = warp_pc(w);
     set_state(t, sw, STALL_SELECTED, line_of(t, w));
+    sw->operands_ready = 0;      /* the next instruction is checked afresh */
     t->k->clock = now;
     ExecOut out;
     LaneMask active = warp_active(w);

@@ -44,6 +44,7 @@ typedef struct SmWarp {
     int resident;
     uint64_t dispatched;     /* cycle it became resident */
     int slot;                /* its index in Sm.slots */
+    int operands_ready;      /* scoreboard and membar checks passed for its pc */
     SmStats *smst;           /* its SM's counters */
 } SmWarp;
 
