@@ -332,7 +332,7 @@ static void check_output(const CsvRow *row, const Ran *x, const Defines *D)
         for (uint64_t t = 0; t < threads; t++)
             assert_true(f32_at(out, t) == (float)(((int64_t)(t % row->block[0]) * stride) & 1023));
     } else if (strcmp(row->kernel, "coalesce_st") == 0) {
-        uint64_t size;
+        uint64_t size = 0;
         const uint8_t *y = buffer_bytes(x, "y", &size);
         uint64_t n = size / 4;
         for (uint64_t j = 0; j < n; j++) {
