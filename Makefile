@@ -73,11 +73,11 @@ unit: check-cmocka gpusim $(TEST_BIN) $(BUILD)/gpusim
 	@GPUSIM=$(BUILD)/gpusim sh tests/run.sh $(TEST_BIN)
 
 test: check-cmocka
-	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory -j2 unit
 	@$(MAKE) --no-print-directory asan
 
 asan: check-cmocka
-	@$(MAKE) --no-print-directory BUILD=build/asan \
+	@$(MAKE) --no-print-directory -j2 BUILD=build/asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" unit-asan
 
