@@ -375,6 +375,11 @@ void report_text(const Run *r, FILE *out)
         fprintf(out, "launch %d: %s grid=(%u,%u,%u) block=(%u,%u,%u), %d registers/thread, %u B shared/block\n",
                 i + 1, e->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
                 e->regs_per_thread, e->shared_bytes);
+        const Occupancy *o = &r->occ[i];
+        if (o->blocks > 0)
+            fprintf(out, "  theoretical occupancy %.1f%%: %d block%s/SM of %d warp%s, bound by %s\n", o->theoretical_pct,
+                    o->blocks, o->blocks == 1 ? "" : "s", o->warps_per_block, o->warps_per_block == 1 ? "" : "s",
+                    occupancy_limiter_name(o->binding));
     }
     fputs("\nchecks\n", out);
     if (!r->nchecks) fputs("  (none: the kernel file has no .check)\n", out);
