@@ -151,6 +151,22 @@ static void test_spill_local_sectors(void **state)
     assert_int_equal(s.sectors[1][1], (31 * 4 + 1) * 16);
 }
 
+/* histogram: N=4096 in blocks of 256 = 16 blocks x 8 warps, one input load
+ * per warp (128 requests, 4 sectors each); its 32 red.global.add
+ * instructions are atomics, not loads or stores, as in Nsight. */
+static void test_histogram_atomics_not_loads(void **state)
+{
+    (void)state;
+    Stats s = run_functional("kernels/histogram.s", NULL, 0);
+    assert_int_equal(s.mem_inst[SP_GLOBAL][0], 128);
+    assert_int_equal(s.requests[0][0], 128);
+    assert_int_equal(s.sectors[0][0], 128 * 4);
+    assert_int_equal(s.requests[0][1], 0);
+    assert_int_equal(s.atomics[SP_GLOBAL], 32);
+    /* every byte moved was asked for by some lane: 100% efficient */
+    assert_int_equal(s.bytes_unique, s.bytes_moved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_transpose_bank_conflicts),
         cmocka_unit_test(test_strided_copy_sectors),
         cmocka_unit_test(test_spill_local_sectors),
+        cmocka_unit_test(test_histogram_atomics_not_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -276,6 +276,34 @@ static void test_every_policy_finishes(void **state)
     }
 }
 
+/* The per-SM counters split the totals exactly: instructions, active
+ * cycles and every stall reason summed over the SMs give the GPU's. */
+static void test_per_sm_counters_add_up(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    DiagList dl = { 0 };
+    Program *p = asm_assemble_file("kernels/tiled_mm.s", NULL, &dl);
+    assert_non_null(p);
+    Run r;
+    assert_int_equal(run_program(&r, p, &c, "test", &(RunOptions){ 0 }, &dl), RUN_OK);
+    uint64_t inst = 0, active = 0, ctas = 0, stall[STALL_COUNT] = { 0 };
+    for (int i = 0; i < r.stats.nsms; i++) {
+        inst += r.stats.sm[i].inst;
+        active += r.stats.sm[i].active_cycles;
+        ctas += r.stats.sm[i].ctas;
+        for (int k = 0; k < STALL_COUNT; k++) stall[k] += r.stats.sm[i].stall[k];
+    }
+    assert_int_equal(inst, r.stats.inst);
+    assert_int_equal(active, r.stats.sm_active_cycles);
+    assert_int_equal(ctas, 30);   /* tiled_mm 96x80: 6 x 5 blocks */
+    assert_memory_equal(stall, r.stats.stall, sizeof stall);
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_latency_hiding_ipc_rises_with_warps),
         cmocka_unit_test(test_bank_conflicts_cost_cycles),
         cmocka_unit_test(test_every_policy_finishes),
+        cmocka_unit_test(test_per_sm_counters_add_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
