@@ -98,9 +98,11 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     }
     for (int i = 0; i < nsms && sms; i++) {
         sm_flush(&sms[i], &t);
-        st->sm_active_cycles += sms[i].active_cycles;
         sm_free(&sms[i]);
     }
+    /* the GPU's total is the per-SM counters' sum, over all launches so far */
+    st->sm_active_cycles = 0;
+    for (int i = 0; i < st->nsms; i++) st->sm_active_cycles += st->sm[i].active_cycles;
     st->cycles += t.now - start;
     *nowp = t.now;
     *fault = k.fault;

@@ -176,7 +176,6 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     sm->regs_used -= t->occ.regs_per_warp * t->occ.warps_per_block;
     sm->smem_used -= t->occ.smem_per_block;
     if (sm->blocks_used == 0) {
-        sm->active_cycles += t->now - sm->active_since;
         t->st->sm[sm->id].active_cycles += t->now - sm->active_since;
     }
 }
@@ -514,7 +513,6 @@ void sm_flush(Sm *sm, Timing *t)
             sm->slots[s].dispatched = t->now;
         }
     if (sm->blocks_used) {
-        sm->active_cycles += t->now - sm->active_since;
         t->st->sm[sm->id].active_cycles += t->now - sm->active_since;
         sm->active_since = t->now;
     }

@@ -93,8 +93,7 @@ typedef struct Sm {
     int issued[8];                     /* per scheduler: slot issued this cycle, -1 none (--step) */
     uint32_t issued_pc[8];
     SmRetry retry;
-    uint64_t active_since;             /* for sm__cycles_active */
-    uint64_t active_cycles;
+    uint64_t active_since;             /* for sm__cycles_active (SmStats.active_cycles) */
 } Sm;
 
 /* Everything a running launch shares across SMs. */
