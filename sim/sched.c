@@ -14,7 +14,11 @@
 
 #include "sim/sm.h"
 
-void sched_add(Sched *s, int slot) { s->order[s->n++] = slot; }   /* ages increase: stays sorted */
+void sched_add(Sched *s, int slot)
+{
+    s->pos[slot] = s->n;          /* ages increase: stays sorted */
+    s->order[s->n++] = slot;
+}
 
 void sched_remove(Sched *s, int slot)
 {
@@ -22,6 +26,7 @@ void sched_remove(Sched *s, int slot)
         if (s->order[i] == slot) {
             memmove(&s->order[i], &s->order[i + 1], (size_t)(s->n - i - 1) * sizeof s->order[0]);
             s->n--;
+            for (int k = i; k < s->n; k++) s->pos[s->order[k]] = k;
             /* keep the cached position of the last-issued warp right */
             if (s->last_pos == i) s->last_pos = -1;
             else if (s->last_pos > i) s->last_pos--;

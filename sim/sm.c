@@ -18,14 +18,29 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     sm->slots = calloc((size_t)sm->nslots, sizeof *sm->slots);
     sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
     sm->sched = calloc((size_t)sm->nsched, sizeof *sm->sched);
-    sm->wake = calloc((size_t)sm->nslots, sizeof *sm->wake);
-    sm->fetchable = calloc((size_t)(sm->nslots + 63) / 64, sizeof *sm->fetchable);
-    if (!sm->slots || !sm->ctas || !sm->sched || !sm->wake || !sm->fetchable) return -1;
+    sm->nwords = (sm->nslots + 63) / 64;
+    size_t nw = (size_t)sm->nwords;
+    sm->wake = malloc((size_t)sm->nslots * sizeof *sm->wake);
+    sm->fetchable = calloc(nw, sizeof *sm->fetchable);
+    sm->due = calloc(nw, sizeof *sm->due);
+    sm->far = calloc(nw, sizeof *sm->far);
+    sm->wheel = calloc(SM_WHEEL * nw, sizeof *sm->wheel);
+    sm->sched_slots = calloc((size_t)sm->nsched * nw, sizeof *sm->sched_slots);
+    sm->rank = calloc((size_t)sm->nslots, sizeof *sm->rank);
+    if (!sm->slots || !sm->ctas || !sm->sched || !sm->wake || !sm->fetchable || !sm->due || !sm->far ||
+        !sm->wheel || !sm->sched_slots || !sm->rank)
+        return -1;
+    for (int i = 0; i < sm->nslots; i++) {
+        sm->wake[i] = SM_NEVER;
+        sm->sched_slots[(i % sm->nsched) * nw + (size_t)i / 64] |= 1ull << (i % 64);   /* slot % schedulers */
+    }
+    sm->far_min = SM_NEVER;
     for (int i = 0; i < sm->nsched; i++) {
         sm->sched[i].order = calloc((size_t)sm->nslots, sizeof(int));
+        sm->sched[i].pos = calloc((size_t)sm->nslots, sizeof(int));
         sm->sched[i].last = -1;
         sm->sched[i].last_pos = -1;
-        if (!sm->sched[i].order) return -1;
+        if (!sm->sched[i].order || !sm->sched[i].pos) return -1;
     }
     int ws = cfg->sm.warp_size;
     /* a warp instruction occupies a pipe for warp_size / width cycles */
@@ -44,13 +59,18 @@ void sm_free(Sm *sm)
 {
     for (int i = 0; sm->slots && i < sm->nslots; i++) scoreboard_free(&sm->slots[i].sb);
     for (int i = 0; sm->ctas && i < sm->nctas; i++) if (sm->ctas[i].used) cta_free(&sm->ctas[i].cta);
-    for (int i = 0; sm->sched && i < sm->nsched; i++) free(sm->sched[i].order);
+    for (int i = 0; sm->sched && i < sm->nsched; i++) { free(sm->sched[i].order); free(sm->sched[i].pos); }
     for (int p = 0; p < PIPE_COUNT; p++) free(sm->pipe_free[p]);
     free(sm->slots);
     free(sm->ctas);
     free(sm->sched);
     free(sm->wake);
     free(sm->fetchable);
+    free(sm->due);
+    free(sm->far);
+    free(sm->wheel);
+    free(sm->sched_slots);
+    free(sm->rank);
     memset(sm, 0, sizeof *sm);
 }
 
@@ -68,6 +88,104 @@ static void set_fetchable(Sm *sm, int slot, int on)
 {
     if (on) sm->fetchable[slot / 64] |= 1ull << (slot % 64);
     else sm->fetchable[slot / 64] &= ~(1ull << (slot % 64));
+}
+
+/* ---- the wake-up wheel ------------------------------------------------------------
+ * Every write of a warp's wake cycle goes through wake_set, which moves the
+ * warp between due, its wheel bucket and far.  The SM asks wheel_advance for
+ * the warps whose cycle has come and wheel_next for the earliest wake. */
+static uint64_t *bucket(Sm *sm, uint64_t cycle) { return &sm->wheel[(cycle % SM_WHEEL) * (uint64_t)sm->nwords]; }
+
+static int set_empty(const uint64_t *set, int nwords)
+{
+    for (int i = 0; i < nwords; i++) if (set[i]) return 0;
+    return 1;
+}
+
+static void far_recompute(Sm *sm)
+{
+    sm->far_min = SM_NEVER;
+    for (int wi = 0; wi < sm->nwords; wi++)
+        for (uint64_t bits = sm->far[wi]; bits; bits &= bits - 1) {
+            uint64_t w = sm->wake[wi * 64 + __builtin_ctzll(bits)];
+            if (w < sm->far_min) sm->far_min = w;
+        }
+}
+
+/* File a warp under its wake cycle (nothing if SM_NEVER). */
+static void wheel_put(Sm *sm, int slot, uint64_t when)
+{
+    int wi = slot / 64;
+    uint64_t bit = 1ull << (slot % 64);
+    if (when == SM_NEVER) return;
+    if (when <= sm->wheel_now) sm->due[wi] |= bit;
+    else if (when - sm->wheel_now < SM_WHEEL) {
+        bucket(sm, when)[wi] |= bit;
+        sm->wheel_occ |= 1ull << (when % SM_WHEEL);
+    } else {
+        sm->far[wi] |= bit;
+        if (when < sm->far_min) sm->far_min = when;
+    }
+}
+
+static void wake_set(Sm *sm, int slot, uint64_t when)
+{
+    int wi = slot / 64;
+    uint64_t bit = 1ull << (slot % 64), old = sm->wake[slot];
+    if (sm->due[wi] & bit) sm->due[wi] &= ~bit;
+    else if (sm->far[wi] & bit) {
+        sm->far[wi] &= ~bit;
+        sm->wake[slot] = SM_NEVER;
+        if (old == sm->far_min) far_recompute(sm);
+    } else if (old != SM_NEVER) {
+        uint64_t *b = bucket(sm, old);
+        b[wi] &= ~bit;
+        if (set_empty(b, sm->nwords)) sm->wheel_occ &= ~(1ull << (old % SM_WHEEL));
+    }
+    sm->wake[slot] = when;
+    wheel_put(sm, slot, when);
+}
+
+/* Bring the wheel to `now`: the buckets of cycles up to now fall due, and
+ * far warps within reach move into buckets. */
+static void wheel_advance(Sm *sm, uint64_t now)
+{
+    if (now <= sm->wheel_now) return;
+    uint64_t span = now - sm->wheel_now, range = ~0ull;
+    if (span < SM_WHEEL) {
+        unsigned rot = (unsigned)((sm->wheel_now + 1) % SM_WHEEL);
+        range = (1ull << span) - 1;
+        range = rot ? range << rot | range >> (SM_WHEEL - rot) : range;
+    }
+    for (uint64_t bits = sm->wheel_occ & range; bits; bits &= bits - 1) {
+        uint64_t *b = &sm->wheel[(uint64_t)__builtin_ctzll(bits) * (uint64_t)sm->nwords];
+        for (int wi = 0; wi < sm->nwords; wi++) { sm->due[wi] |= b[wi]; b[wi] = 0; }
+    }
+    sm->wheel_occ &= ~range;
+    sm->wheel_now = now;
+    if (sm->far_min >= now + SM_WHEEL) return;
+    /* some far warps are within reach now: file them all again */
+    sm->far_min = SM_NEVER;
+    for (int wi = 0; wi < sm->nwords; wi++) {
+        uint64_t bits = sm->far[wi];
+        sm->far[wi] = 0;
+        for (; bits; bits &= bits - 1) {
+            int slot = wi * 64 + __builtin_ctzll(bits);
+            wheel_put(sm, slot, sm->wake[slot]);
+        }
+    }
+}
+
+/* The earliest wake cycle after wheel_now of any warp (due ones: wheel_now). */
+static uint64_t wheel_next(const Sm *sm)
+{
+    if (!set_empty(sm->due, sm->nwords)) return sm->wheel_now;
+    if (sm->wheel_occ) {
+        unsigned rot = (unsigned)((sm->wheel_now + 1) % SM_WHEEL);
+        uint64_t r = rot ? sm->wheel_occ >> rot | sm->wheel_occ << (SM_WHEEL - rot) : sm->wheel_occ;
+        return sm->wheel_now + 1 + (uint64_t)__builtin_ctzll(r);
+    }
+    return sm->far_min;
 }
 
 /* ---- state accounting --------------------------------------------------------------
@@ -139,7 +257,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->state = STALL_NO_INSTRUCTION;
         sw->since = t->now;
         sw->line = line_of(t, sw->w);
-        sm->wake[slot] = t->now;
+        wake_set(sm, slot, t->now);
         set_fetchable(sm, slot, 1);
         sw->resident = 1;
         sw->slot = slot;
@@ -164,6 +282,7 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     close_state(t, sw);
     t->st->warp_resident += t->now - sw->dispatched;
     sw->resident = 0;
+    wake_set(sm, slot, SM_NEVER);
     set_fetchable(sm, slot, 0);
     scoreboard_free(&sw->sb);
     sched_remove(&sm->sched[sw->sched], slot);
@@ -270,7 +389,7 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 static void wake_cta(Sm *sm, int cta, uint64_t when)
 {
     for (int s = 0; s < sm->nslots; s++)
-        if (sm->slots[s].resident && sm->slots[s].cta == cta && sm->wake[s] > when) sm->wake[s] = when;
+        if (sm->slots[s].resident && sm->slots[s].cta == cta && sm->wake[s] > when) wake_set(sm, s, when);
     if (sm->woken > when) sm->woken = when;
 }
 
@@ -374,7 +493,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
         }
     }
-    sm->wake[slot] = now + 1;
+    wake_set(sm, slot, now + 1);
     Cta *cta = &sm->ctas[sw->cta].cta;
     if (r == ISSUE_DONE) {
         sw->finishing = 1;
@@ -429,7 +548,7 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
     SmWarp *sw = &sm->slots[served];
     sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
     sm->fetch_rr = served + 1 == sm->nslots ? 0 : served + 1;
-    if (sm->wake[served] > now + 1) sm->wake[served] = now + 1;
+    if (sm->wake[served] > now + 1) wake_set(sm, served, now + 1);
     if (sw->ibuf >= depth) set_fetchable(sm, served, 0);
     /* more warps may be waiting: look again next cycle */
     for (int wi = 0; wi < nw; wi++) if (sm->fetchable[wi]) return now + 1;
@@ -441,55 +560,67 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     if (!sm->blocks_used) return SM_NEVER;
     uint64_t now = t->now;
     if (now < sm->next_wake) return sm->next_wake;    /* nothing here can change yet */
-    uint64_t next = SM_NEVER;
     sm->woken = SM_NEVER;
-    if (sm->retry.active && retry_access(sm, t)) next = now + 1;
+    if (sm->retry.active) retry_access(sm, t);
     for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;
-    int order[WARP_MAX * 64];
+    int order[WARP_MAX * 64], visit[WARP_MAX * 64], visit_key[WARP_MAX * 64];
     int retiring[WARP_MAX * 64], nretire = 0;
     int policy = sm->cfg->sched.policy;
+    wheel_advance(sm, now);
     for (int s = 0; s < sm->nsched && !t->faulted; s++) {
-        /* The policy's order without building it where possible: oldest
-         * walks the age list, GTO puts the last-issued warp first, LRR
-         * starts after it; two-level builds its pool (sched.c). */
+        /* The scheduler's due warps in the policy's order: oldest by age,
+         * GTO the last-issued warp first and then by age, LRR by age from
+         * the warp after the last-issued one; two-level builds its order
+         * (sched.c). */
         const Sched *sc = &sm->sched[s];
-        const int *ord = sc->order;
         int n = sc->n, ncand = n, start = 0, first = -1;
         if (policy == SCHED_TWO_LEVEL) {
             n = sched_order(sm, s, order, &ncand);
-            ord = order;
+            for (int i = 0; i < n; i++) sm->rank[order[i]] = i;
         } else if (policy != SCHED_OLDEST && sc->last_pos >= 0) {
             int i = sc->last_pos;
-            if (policy == SCHED_GTO) first = ord[i];
+            if (policy == SCHED_GTO) first = sc->order[i];
             else start = i + 1 == n ? 0 : i + 1;
         }
+        int nd = 0;
+        const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
+        for (int wi = 0; wi < sm->nwords; wi++)
+            for (uint64_t bits = sm->due[wi] & mine[wi]; bits; bits &= bits - 1) {
+                int slot = wi * 64 + __builtin_ctzll(bits), p = sc->pos[slot];
+                int key = policy == SCHED_TWO_LEVEL ? sm->rank[slot] : slot == first ? -1 : p >= start ? p - start : p + n - start;
+                /* insertion sort by key: a handful of warps fall due at once */
+                int j = nd++;
+                for (; j > 0 && visit_key[j - 1] > key; j--) {
+                    visit_key[j] = visit_key[j - 1];
+                    visit[j] = visit[j - 1];
+                }
+                visit_key[j] = key;
+                visit[j] = slot;
+            }
         int issued = 0;
-        for (int k = first >= 0 ? -1 : 0; k < n && !t->faulted; k++) {
-            int idx = k < 0 ? -1 : (start + k >= n ? start + k - n : start + k);
-            int slot = k < 0 ? first : ord[idx];
-            if (k >= 0 && slot == first) continue;
-            if (sm->wake[slot] > now) { if (sm->wake[slot] < next) next = sm->wake[slot]; continue; }
+        for (int i = 0; i < nd && !t->faulted; i++) {
+            int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
             Verdict v = evaluate(sm, t, sw);
-            int candidate = policy != SCHED_TWO_LEVEL || k < ncand;
+            int candidate = policy != SCHED_TWO_LEVEL || visit_key[i] < ncand;
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
                 if (s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = warp_pc(sw->w); }
                 issue(sm, t, slot, &v);
                 sm->sched[s].last = slot;
-                sm->sched[s].last_pos = policy == SCHED_TWO_LEVEL ? -1 : k < 0 ? sc->last_pos : idx;
+                sm->sched[s].last_pos = policy == SCHED_TWO_LEVEL ? -1 : sc->pos[slot];
                 issued++;
             } else {
                 if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
                 /* a draining warp stays charged to its last line (the ret) */
                 set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw->w));
-                sm->wake[slot] = v.until;
-                /* retired after the loop: retiring edits the list being walked */
-                if (sw->finishing && !sw->inflight && sw->mem_done <= now) { retiring[nretire++] = slot; continue; }
+                wake_set(sm, slot, v.until);
+                /* retired after the loop: retiring edits the lists being walked */
+                if (sw->finishing && !sw->inflight && sw->mem_done <= now) retiring[nretire++] = slot;
             }
-            if (sm->wake[slot] < next) next = sm->wake[slot];
         }
     }
     for (int i = 0; i < nretire; i++) retire_warp(sm, t, retiring[i]);
+    uint64_t next = wheel_next(sm);
     uint64_t f = sm_fetch(sm, t);
     if (f < next) next = f;
     if (sm->retry.active) next = now + 1;
@@ -500,7 +631,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
 
 void sm_wake(Sm *sm, int slot, uint64_t when)
 {
-    if (sm->wake[slot] > when) sm->wake[slot] = when;
+    if (sm->wake[slot] > when) wake_set(sm, slot, when);
     if (sm->next_wake > when) sm->next_wake = when;
 }
 

@@ -22,6 +22,7 @@
 #include "sim/warp.h"
 
 #define SM_NEVER UINT64_MAX
+#define SM_WHEEL 64                     /* wheel buckets: one bit each in wheel_occ */
 
 /* Functional-unit pipes an instruction occupies. */
 typedef enum Pipe { PIPE_SP, PIPE_DP, PIPE_SFU, PIPE_LSU, PIPE_NONE, PIPE_COUNT = PIPE_NONE } Pipe;
@@ -67,6 +68,7 @@ typedef struct SmRetry {
 
 typedef struct Sched {
     int *order;              /* this scheduler's slots by age */
+    int *pos;                /* per slot: its index in order[] */
     int n;
     int last;                /* slot issued last (LRR, GTO) */
     int last_pos;            /* its index in order[], -1 if gone */
@@ -76,8 +78,19 @@ typedef struct Sm {
     int id;
     const Config *cfg;
     SmWarp *slots; int nslots;
-    uint64_t *wake;                    /* per slot: nothing to evaluate before this cycle
-                                          (kept apart from SmWarp: the hot loop reads only this) */
+    uint64_t *wake;                    /* per slot: nothing to evaluate before this cycle */
+    /* The wake-up wheel (sm.c): each resident warp with a wake cycle sits in
+     * exactly one of `due` (the cycle has come), bucket wake % SM_WHEEL of
+     * `wheel` (due within SM_WHEEL cycles of wheel_now) or `far` (later), so
+     * a cycle visits only the warps that can change.  Bit sets of slots,
+     * nwords words each. */
+    int nwords;
+    uint64_t *due, *far, *wheel;       /* wheel: SM_WHEEL sets */
+    uint64_t wheel_occ;                /* bit b: bucket b is not empty */
+    uint64_t wheel_now;                /* the cycle the wheel has reached */
+    uint64_t far_min;                  /* earliest wake in far (SM_NEVER if empty) */
+    uint64_t *sched_slots;             /* per scheduler: its slots (nwords words each) */
+    int *rank;                         /* per slot: visiting order this cycle (scratch) */
     uint64_t *fetchable;               /* bit per slot: the fetch unit may serve it */
     SmCta *ctas; int nctas;
     Sched *sched; int nsched;
@@ -131,7 +144,7 @@ void sm_mem_complete(Sm *sm, Timing *t, int slot, uint32_t tag, uint64_t when);
  * those allowed to issue this cycle first, in the policy's order; returns
  * the count and sets *ncand to how many may issue. */
 int sched_order(const Sm *sm, int s, int *out, int *ncand);
-void sched_add(Sched *s, int slot);
+void sched_add(Sched *s, int slot);   /* keeps order[] and pos[] */
 void sched_remove(Sched *s, int slot);
 
 #endif
