@@ -222,11 +222,11 @@ static void set_state(Timing *t, SmWarp *sw, StallReason r, uint32_t line)
     sw->line = line;
 }
 
-static uint32_t line_of(const Timing *t, const Warp *w)
+/* The source line of a live warp's next instruction (a finished warp keeps
+ * the line of its last one: callers do not ask). */
+static uint32_t line_of(const Timing *t, const SmWarp *sw)
 {
-    if (warp_done(w)) return 0;   /* callers keep the line of its last instruction */
-    uint32_t pc = warp_pc((Warp *)w);
-    return pc < (uint32_t)t->k->entry->ncode ? t->k->entry->code[pc].line : 0;
+    return sw->pc < (uint32_t)t->k->entry->ncode ? t->k->entry->code[sw->pc].line : 0;
 }
 
 int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
@@ -256,7 +256,9 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->smst = &t->st->sm[sm->id];
         sw->state = STALL_NO_INSTRUCTION;
         sw->since = t->now;
-        sw->line = line_of(t, sw->w);
+        sw->pc = warp_pc(sw->w);
+        sw->at_barrier = sw->w->at_barrier;
+        sw->line = line_of(t, sw);
         wake_set(sm, slot, t->now);
         set_fetchable(sm, slot, 1);
         sw->resident = 1;
@@ -343,17 +345,16 @@ typedef struct Verdict {
 static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 {
     Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0 };
-    const Warp *w = sw->w;
     uint64_t now = t->now;
     if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->inflight ? SM_NEVER : sw->mem_done; return v; }
-    if (w->at_barrier) { v.reason = STALL_BARRIER; v.until = SM_NEVER; return v; }
+    if (sw->at_barrier) { v.reason = STALL_BARRIER; v.until = SM_NEVER; return v; }
     if (sw->ibuf == 0) {
         /* the fetch unit refills it at the end of a cycle (sm_fetch) */
         v.reason = sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
         v.until = sw->fetch_ready > now ? sw->fetch_ready + 1 : now + 1;
         return v;
     }
-    uint32_t pc = warp_pc((Warp *)w);
+    uint32_t pc = sw->pc;
     const Entry *e = t->k->entry;
     if (pc >= (uint32_t)e->ncode) return v;
     const Instr *in = &e->code[pc];
@@ -388,8 +389,12 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 /* ---- issue ------------------------------------------------------------------------- */
 static void wake_cta(Sm *sm, int cta, uint64_t when)
 {
-    for (int s = 0; s < sm->nslots; s++)
-        if (sm->slots[s].resident && sm->slots[s].cta == cta && sm->wake[s] > when) wake_set(sm, s, when);
+    for (int s = 0; s < sm->nslots; s++) {
+        SmWarp *sw = &sm->slots[s];
+        if (!sw->resident || sw->cta != cta) continue;
+        sw->at_barrier = sw->w->at_barrier;
+        if (sm->wake[s] > when) wake_set(sm, s, when);
+    }
     if (sm->woken > when) sm->woken = when;
 }
 
@@ -457,8 +462,8 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     const Entry *e = t->k->entry;
     const Config *c = sm->cfg;
     uint64_t now = t->now;
-    uint32_t pc = warp_pc(w);
-    set_state(t, sw, STALL_SELECTED, line_of(t, w));
+    uint32_t pc = sw->pc;
+    set_state(t, sw, STALL_SELECTED, line_of(t, sw));
     sw->operands_ready = 0;      /* the next instruction is checked afresh */
     t->k->clock = now;
     ExecOut out;
@@ -502,6 +507,8 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         /* a control transfer flushes the buffer; the fetch unit serves the
          * warp again once the target is known, lat.branch cycles later */
         uint32_t npc = warp_pc(w);
+        sw->pc = npc;
+        sw->at_barrier = w->at_barrier;
         sw->ibuf--;
         sw->after_branch = npc != pc + 1;
         if (sw->after_branch) {
@@ -604,7 +611,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             Verdict v = evaluate(sm, t, sw);
             int candidate = policy != SCHED_TWO_LEVEL || visit_key[i] < ncand;
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
-                if (s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = warp_pc(sw->w); }
+                if (s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
                 issue(sm, t, slot, &v);
                 sm->sched[s].last = slot;
                 sm->sched[s].last_pos = policy == SCHED_TWO_LEVEL ? -1 : sc->pos[slot];
@@ -612,7 +619,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             } else {
                 if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
                 /* a draining warp stays charged to its last line (the ret) */
-                set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw->w));
+                set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw));
                 wake_set(sm, slot, v.until);
                 /* retired after the loop: retiring edits the lists being walked */
                 if (sw->finishing && !sw->inflight && sw->mem_done <= now) retiring[nretire++] = slot;

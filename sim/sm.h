@@ -46,6 +46,8 @@ typedef struct SmWarp {
     uint64_t dispatched;     /* cycle it became resident */
     int slot;                /* its index in Sm.slots */
     int operands_ready;      /* scoreboard and membar checks passed for its pc */
+    uint32_t pc;             /* copies of the warp's pc and at_barrier, kept at */
+    int at_barrier;          /* issue and barrier release: the scheduler reads only SmWarp */
     SmStats *smst;           /* its SM's counters */
 } SmWarp;
 
