@@ -35,6 +35,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
         sm->sched_slots[(i % sm->nsched) * nw + (size_t)i / 64] |= 1ull << (i % 64);   /* slot % schedulers */
     }
     sm->far_min = SM_NEVER;
+    sm->fit = -1;
     for (int i = 0; i < sm->nsched; i++) {
         sm->sched[i].order = calloc((size_t)sm->nslots, sizeof(int));
         sm->sched[i].pos = calloc((size_t)sm->nslots, sizeof(int));
@@ -76,12 +77,15 @@ void sm_free(Sm *sm)
 
 int sm_busy(const Sm *sm) { return sm->blocks_used > 0; }
 
-int sm_can_fit(const Sm *sm, const Occupancy *o)
+int sm_can_fit(Sm *sm, const Occupancy *o)
 {
-    return sm->blocks_used < o->blocks &&
-           sm->warps_used + o->warps_per_block <= sm->nslots &&
-           sm->regs_used + o->regs_per_warp * o->warps_per_block <= sm->cfg->sm.registers &&
-           sm->smem_used + o->smem_per_block <= (uint64_t)sm->cfg->sm.shared_bytes;
+    /* asked every cycle; the answer changes only when a block comes or goes */
+    if (sm->fit < 0)
+        sm->fit = sm->blocks_used < o->blocks &&
+                  sm->warps_used + o->warps_per_block <= sm->nslots &&
+                  sm->regs_used + o->regs_per_warp * o->warps_per_block <= sm->cfg->sm.registers &&
+                  sm->smem_used + o->smem_per_block <= (uint64_t)sm->cfg->sm.shared_bytes;
+    return sm->fit;
 }
 
 static void set_fetchable(Sm *sm, int slot, int on)
@@ -269,6 +273,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     if (sm->blocks_used == 0) sm->active_since = t->now;
     sm->next_wake = t->now;
     sm->blocks_used++;
+    sm->fit = -1;
     sm->warps_used += t->occ.warps_per_block;
     sm->regs_used += t->occ.regs_per_warp * t->occ.warps_per_block;
     sm->smem_used += t->occ.smem_per_block;
@@ -293,6 +298,7 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     cta_free(&sc->cta);
     sc->used = 0;
     sm->blocks_used--;
+    sm->fit = -1;
     sm->warps_used -= t->occ.warps_per_block;
     sm->regs_used -= t->occ.regs_per_warp * t->occ.warps_per_block;
     sm->smem_used -= t->occ.smem_per_block;
@@ -467,7 +473,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     sw->operands_ready = 0;      /* the next instruction is checked afresh */
     t->k->clock = now;
     ExecOut out;
-    LaneMask active = warp_active(w);
+    LaneMask active = t->trace ? warp_active(w) : 0;   /* before the issue moves the stack */
     IssueResult r = warp_issue(t->k, w, &out);
     if (r == ISSUE_FAULT) { t->faulted = 1; return; }
     if (t->trace) {
@@ -525,6 +531,19 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     }
 }
 
+/* The first set bit of m at a position in [from, hi), or -1. */
+static inline int next_set(const uint64_t *m, int from, int hi)
+{
+    for (int wi = from / 64; from < hi; wi++, from = wi * 64) {
+        uint64_t bits = m[wi] & (~0ull << (from % 64));
+        if (bits) {
+            int i = wi * 64 + __builtin_ctzll(bits);
+            return i < hi ? i : -1;
+        }
+    }
+    return -1;
+}
+
 /* The fetch unit, after issue (reverse pipeline order): it serves one warp
  * per cycle, round robin, decoding up to sm.fetch_width instructions into
  * its buffer of sm.ibuffer_depth; they can issue from the next cycle.
@@ -533,22 +552,16 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
 {
     uint64_t now = t->now, next = SM_NEVER;
     int depth = sm->cfg->sm.ibuffer_depth, width = sm->cfg->sm.fetch_width;
-    int nw = (sm->nslots + 63) / 64, served = -1;
+    int nw = sm->nwords, served = -1;
     /* round robin from fetch_rr: the fetchable slots >= fetch_rr, then the
      * rest; only set bits are visited */
     for (int pass = 0; pass < 2 && served < 0; pass++) {
         int lo = pass ? 0 : sm->fetch_rr, hi = pass ? sm->fetch_rr : sm->nslots;
-        for (int wi = lo / 64; wi < nw && wi * 64 < hi && served < 0; wi++) {
-            uint64_t bits = sm->fetchable[wi];
-            if (wi == lo / 64 && lo % 64) bits &= ~0ull << (lo % 64);
-            for (; bits; bits &= bits - 1) {
-                int slot = wi * 64 + __builtin_ctzll(bits);
-                if (slot >= hi) break;
-                SmWarp *sw = &sm->slots[slot];
-                if (sw->fetch_ready > now) { if (sw->fetch_ready < next) next = sw->fetch_ready; continue; }
-                served = slot;
-                break;
-            }
+        for (int slot = next_set(sm->fetchable, lo, hi); slot >= 0; slot = next_set(sm->fetchable, slot + 1, hi)) {
+            uint64_t ready = sm->slots[slot].fetch_ready;
+            if (ready > now) { if (ready < next) next = ready; continue; }
+            served = slot;
+            break;
         }
     }
     if (served < 0) return next;

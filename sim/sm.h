@@ -97,6 +97,7 @@ typedef struct Sm {
     SmCta *ctas; int nctas;
     Sched *sched; int nsched;
     int warps_used, regs_used, blocks_used;
+    int fit;                           /* sm_can_fit's answer, -1 until asked again */
     uint32_t smem_used;
     uint64_t *pipe_free[PIPE_COUNT];   /* per group: cycle it accepts an instruction */
     int pipe_groups[PIPE_COUNT];
@@ -127,7 +128,7 @@ typedef struct Timing {
 
 int sm_init(Sm *sm, int id, const Config *cfg);
 void sm_free(Sm *sm);
-int sm_can_fit(const Sm *sm, const Occupancy *o);
+int sm_can_fit(Sm *sm, const Occupancy *o);   /* room for one more block of the launch */
 int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear);
 /* One cycle; returns the earliest cycle anything on this SM can change
  * (SM_NEVER if it is empty).  Sets t->faulted on a fault. */
