@@ -47,14 +47,14 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     uint64_t start = t.now, next_block = 0;
     uint64_t last_inst = st->inst, last_progress = t.now;
     uint64_t step_last = t.now ? t.now - 1 : 0;
-    int rr = 0;
     while (rc == 0) {
-        /* dispatch: one block per SM per cycle, round robin from rr */
+        /* dispatch: one block per SM per cycle, round robin from an SM that
+         * moves on every cycle (cycles the loop skips included) */
+        uint64_t rr = (t.now - start) % (uint64_t)nsms;
         for (int i = 0; i < nsms && next_block < k.nctas; i++) {
-            Sm *sm = &sms[(rr + i) % nsms];
+            Sm *sm = &sms[(rr + (uint64_t)i) % (uint64_t)nsms];
             if (sm_can_fit(sm, &t.occ) && sm_launch_cta(sm, &t, next_block) == 0) next_block++;
         }
-        rr = (rr + 1) % nsms;
         if (ms) deliver(ms, sms, &t);
         uint64_t next = SM_NEVER;
         int busy = 0;
