@@ -117,7 +117,7 @@ static void far_recompute(Sm *sm)
 }
 
 /* File a warp under its wake cycle (nothing if SM_NEVER). */
-static void wheel_put(Sm *sm, int slot, uint64_t when)
+static inline void wheel_put(Sm *sm, int slot, uint64_t when)
 {
     int wi = slot / 64;
     uint64_t bit = 1ull << (slot % 64);
@@ -130,6 +130,13 @@ static void wheel_put(Sm *sm, int slot, uint64_t when)
         sm->far[wi] |= bit;
         if (when < sm->far_min) sm->far_min = when;
     }
+}
+
+/* A warp the scheduler took off `due` this cycle gets its next wake cycle. */
+static inline void wake_refile(Sm *sm, int slot, uint64_t when)
+{
+    sm->wake[slot] = when;
+    wheel_put(sm, slot, when);
 }
 
 static void wake_set(Sm *sm, int slot, uint64_t when)
@@ -504,7 +511,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
         }
     }
-    wake_set(sm, slot, now + 1);
+    wake_refile(sm, slot, now + 1);
     Cta *cta = &sm->ctas[sw->cta].cta;
     if (r == ISSUE_DONE) {
         sw->finishing = 1;
@@ -604,8 +611,10 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         }
         int nd = 0;
         const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
-        for (int wi = 0; wi < sm->nwords; wi++)
-            for (uint64_t bits = sm->due[wi] & mine[wi]; bits; bits &= bits - 1) {
+        for (int wi = 0; wi < sm->nwords; wi++) {
+            uint64_t taken = sm->due[wi] & mine[wi];
+            sm->due[wi] &= ~taken;            /* each is filed again below (wake_refile) */
+            for (uint64_t bits = taken; bits; bits &= bits - 1) {
                 int slot = wi * 64 + __builtin_ctzll(bits), p = sc->pos[slot];
                 int key = policy == SCHED_TWO_LEVEL ? sm->rank[slot] : slot == first ? -1 : p >= start ? p - start : p + n - start;
                 /* insertion sort by key: a handful of warps fall due at once */
@@ -617,6 +626,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
                 visit_key[j] = key;
                 visit[j] = slot;
             }
+        }
         int issued = 0;
         for (int i = 0; i < nd && !t->faulted; i++) {
             int slot = visit[i];
@@ -633,9 +643,13 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
                 if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
                 /* a draining warp stays charged to its last line (the ret) */
                 set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw));
-                wake_set(sm, slot, v.until);
                 /* retired after the loop: retiring edits the lists being walked */
-                if (sw->finishing && !sw->inflight && sw->mem_done <= now) retiring[nretire++] = slot;
+                if (sw->finishing && !sw->inflight && sw->mem_done <= now) {
+                    sm->wake[slot] = SM_NEVER;
+                    retiring[nretire++] = slot;
+                } else {
+                    wake_refile(sm, slot, v.until);
+                }
             }
         }
     }
