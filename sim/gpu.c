@@ -60,7 +60,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         int busy = 0;
         for (int i = 0; i < nsms; i++) {
             uint64_t before = sms[i].next_wake;
-            uint64_t w = sm_cycle(&sms[i], &t);
+            uint64_t w = sm_busy(&sms[i]) && t.now < before ? before : sm_cycle(&sms[i], &t);   /* nothing due yet */
             if (t.faulted) { rc = -1; break; }
             if (w < next) next = w;
             busy |= sm_busy(&sms[i]);
@@ -102,7 +102,11 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     }
     /* the GPU's total is the per-SM counters' sum, over all launches so far */
     st->sm_active_cycles = 0;
-    for (int i = 0; i < st->nsms; i++) st->sm_active_cycles += st->sm[i].active_cycles;
+    memset(st->stall, 0, sizeof st->stall);
+    for (int i = 0; i < st->nsms; i++) {
+        st->sm_active_cycles += st->sm[i].active_cycles;
+        for (int r = 0; r < STALL_COUNT; r++) st->stall[r] += st->sm[i].stall[r];
+    }
     st->cycles += t.now - start;
     *nowp = t.now;
     *fault = k.fault;

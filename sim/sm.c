@@ -75,19 +75,6 @@ void sm_free(Sm *sm)
     memset(sm, 0, sizeof *sm);
 }
 
-int sm_busy(const Sm *sm) { return sm->blocks_used > 0; }
-
-int sm_can_fit(Sm *sm, const Occupancy *o)
-{
-    /* asked every cycle; the answer changes only when a block comes or goes */
-    if (sm->fit < 0)
-        sm->fit = sm->blocks_used < o->blocks &&
-                  sm->warps_used + o->warps_per_block <= sm->nslots &&
-                  sm->regs_used + o->regs_per_warp * o->warps_per_block <= sm->cfg->sm.registers &&
-                  sm->smem_used + o->smem_per_block <= (uint64_t)sm->cfg->sm.shared_bytes;
-    return sm->fit;
-}
-
 static void set_fetchable(Sm *sm, int slot, int on)
 {
     if (on) sm->fetchable[slot / 64] |= 1ull << (slot % 64);
@@ -215,8 +202,7 @@ static void close_state(Timing *t, SmWarp *sw)
 {
     uint64_t dt = t->now - sw->since;
     if (!dt) return;
-    t->st->stall[sw->state] += dt;
-    sw->smst->stall[sw->state] += dt;
+    sw->smst->stall[sw->state] += dt;      /* the GPU's totals are summed at the end (gpu.c) */
     if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
     if (t->trace) {
         TraceWarp id = trace_id(t, sw);

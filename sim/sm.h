@@ -128,12 +128,23 @@ typedef struct Timing {
 
 int sm_init(Sm *sm, int id, const Config *cfg);
 void sm_free(Sm *sm);
-int sm_can_fit(Sm *sm, const Occupancy *o);   /* room for one more block of the launch */
+
 int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear);
 /* One cycle; returns the earliest cycle anything on this SM can change
  * (SM_NEVER if it is empty).  Sets t->faulted on a fault. */
 uint64_t sm_cycle(Sm *sm, Timing *t);
-int sm_busy(const Sm *sm);
+static inline int sm_busy(const Sm *sm) { return sm->blocks_used > 0; }
+/* Room for one more block of the launch?  Asked every cycle; the answer
+ * changes only when a block comes or goes (fit = -1). */
+static inline int sm_can_fit(Sm *sm, const Occupancy *o)
+{
+    if (sm->fit < 0)
+        sm->fit = sm->blocks_used < o->blocks &&
+                  sm->warps_used + o->warps_per_block <= sm->nslots &&
+                  sm->regs_used + o->regs_per_warp * o->warps_per_block <= sm->cfg->sm.registers &&
+                  sm->smem_used + o->smem_per_block <= (uint64_t)sm->cfg->sm.shared_bytes;
+    return sm->fit;
+}
 /* Close every open state interval at `now` (end of a launch). */
 void sm_flush(Sm *sm, Timing *t);
 
