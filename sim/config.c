@@ -147,6 +147,7 @@ static const ConfigKey keys[] = {
     K_INT("dram.tCCDL", dram.tCCDL, 3, 1, 1000, 0, "DRAM cycles", "Column command to column command, same bank group."),
     K_INT("dram.tRRD", dram.tRRD, 6, 1, 1000, 0, "DRAM cycles", "Activate to activate, different banks."),
     K_INT("dram.tWTR", dram.tWTR, 5, 1, 1000, 0, "DRAM cycles", "End of write data to read command."),
+    K_INT("dram.ctrl_lat", dram.ctrl_lat, 0, 0, NOLIMIT, 0, "cycles", "Memory controller and PHY: fixed delay each DRAM read's data pays on its way back to the L2, on top of the bank timing (pipelined: latency only)."),
     K_INT("dram.queue_depth", dram.queue_depth, 16, 1, 4096, 0, "requests", "Scheduler queue entries per channel."),
     K_ENUM("dram.sched", dram.sched, DRAM_FR_FCFS, dram_sched_names, "Request scheduling: row hits first (fr_fcfs) or strict arrival order (fcfs)."),
     K_BOOL("dram.addr_xor", dram.addr_xor, 0, "XOR low row bits into the bank index to spread strided accesses."),

@@ -124,6 +124,7 @@ typedef struct Config {
         int row_bytes, interleave_bytes;
         int tCL, tRCD, tRP, tRAS, tRC, tWL, tWR, tCCD, tCCDL, tRRD, tWTR;
         int queue_depth;
+        int ctrl_lat;             /* SM cycles, not DRAM clocks */
         int sched;                /* enum DramSched */
         bool addr_xor;
     } dram;

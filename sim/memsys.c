@@ -15,7 +15,8 @@
  *   L2 hit        1 + icnt.latency + l2.hit_lat + 1 + icnt.latency
  *                 + (reply flits - 1) + l1.hit_lat
  *   DRAM          L2 hit + the DRAM access (ACT tRCD RD tCL burst ...) in
- *                 DRAM clocks, rounded to core cycles at both crossings
+ *                 DRAM clocks, rounded to core cycles at both crossings,
+ *                 + dram.ctrl_lat
  * The 1s are the cycles a packet waits in a queue between stages.
  */
 #include "sim/memsys.h"
@@ -95,6 +96,13 @@ typedef struct Slice {
     int w_free;
 } Slice;
 
+/* A DRAM read whose data is in the memory controller and PHY: it reaches
+ * the L2 at cycle `at`. */
+typedef struct CtrlRet {
+    uint64_t at, addr;
+    uint32_t bursts;
+} CtrlRet;
+
 typedef struct AccLine {
     uint64_t addr;
     uint32_t mask;
@@ -115,6 +123,9 @@ struct MemSys {
     Slice *sl;
     Icnt *req, *rep;
     Dram *dram;
+    int ctrl_lat;
+    CtrlRet *ctrl;           /* ring, FIFO = arrival order = `at` order */
+    int ctrl_head, ctrl_n, ctrl_cap;
     Rec *rec;
     int recs_per_sm;
     Done *heap;
@@ -279,6 +290,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->l1_hit = c->l1.hit_lat;
     m->l2_hit = c->l2.hit_lat;
     m->icnt_lat = c->icnt.latency;
+    m->ctrl_lat = c->dram.ctrl_lat;
     m->cc_hit = c->cc.hit_lat;
     m->const_penalty = 2 * c->icnt.latency + c->l2.hit_lat;
     m->l1_ways = c->l1.assoc;
@@ -337,6 +349,14 @@ MemSys *memsys_create(const Config *c, int num_sms)
         }
     }
     int nw = c->l2.mshrs * L2_MSHR_MERGE;
+    /* Every DRAM read was issued for an L2 MSHR waiter, which stays
+     * allocated until that read's data fills the line: at most nw reads per
+     * slice are anywhere between the L2 and the DRAM, the delay included. */
+    if (m->ctrl_lat > 0) {
+        m->ctrl_cap = m->slices * nw;
+        m->ctrl = calloc((size_t)m->ctrl_cap, sizeof *m->ctrl);
+        bad = bad || !m->ctrl;
+    }
     for (int s = 0; !bad && s < m->slices; s++) {
         Slice *x = &m->sl[s];
         x->l2 = cache_create(&l2);
@@ -384,6 +404,7 @@ void memsys_destroy(MemSys *m)
     icnt_destroy(m->req);
     icnt_destroy(m->rep);
     dram_destroy(m->dram);
+    free(m->ctrl);
     free(m->sm);
     free(m->sl);
     free(m->rec);
@@ -736,11 +757,10 @@ static void writeback(MemSys *m, int s, uint64_t local, uint32_t dirty, uint64_t
     dram_push(m->dram, to_global(m, local, s), sectors_to_bursts(m, dirty), 1, 0, now);
 }
 
-/* DRAM read data is back: fill the L2 line, answer the waiters. */
-static void dram_done(void *ctx, uint64_t addr, uint32_t bursts, uint64_t id, uint64_t now)
+/* DRAM read data reaches the L2 at cycle now: fill the line, answer the
+ * waiters. */
+static void l2_fill(MemSys *m, uint64_t addr, uint32_t bursts, uint64_t now)
 {
-    (void)id;
-    MemSys *m = ctx;
     int s = slice_of(m, addr);
     Slice *S = &m->sl[s];
     uint64_t local = to_local(m, addr);
@@ -752,6 +772,33 @@ static void dram_done(void *ctx, uint64_t addr, uint32_t bursts, uint64_t id, ui
         push_reply(m, s, x, w[i].need, now + 1);
         x->next_free = S->w_free;
         S->w_free = (int)w[i].id;
+    }
+}
+
+/* The DRAM has moved a read's last data beat (at cycle now).  The memory
+ * controller and PHY add dram.ctrl_lat before it reaches the L2: a delay
+ * line, not a resource, so any number of reads are in it at once and the
+ * DRAM's queue, scheduler and bus never see it.  The L2 line stays pending
+ * (its MSHR held) meanwhile, as it would on the chip. */
+static void dram_done(void *ctx, uint64_t addr, uint32_t bursts, uint64_t id, uint64_t now)
+{
+    (void)id;
+    MemSys *m = ctx;
+    if (m->ctrl_lat == 0) { l2_fill(m, addr, bursts, now); return; }
+    if (m->ctrl_n == m->ctrl_cap) abort();   /* cannot happen: ctrl_cap bounds the reads in flight */
+    m->ctrl[(m->ctrl_head + m->ctrl_n++) % m->ctrl_cap] =
+        (CtrlRet){ .at = now + (uint64_t)m->ctrl_lat, .addr = addr, .bursts = bursts };
+}
+
+/* Reads leaving the controller by cycle t.  dram_done sees increasing now
+ * and adds the same delay, so the ring is in `at` order. */
+static void ctrl_stage(MemSys *m, uint64_t t)
+{
+    while (m->ctrl_n && m->ctrl[m->ctrl_head].at <= t) {
+        CtrlRet r = m->ctrl[m->ctrl_head];
+        m->ctrl_head = (m->ctrl_head + 1) % m->ctrl_cap;
+        m->ctrl_n--;
+        l2_fill(m, r.addr, r.bursts, t);
     }
 }
 
@@ -850,6 +897,7 @@ static void step(MemSys *m, uint64_t t)
     for (int i = 0; i < m->nsms; i++) sm_arrivals(m, i, t);
     icnt_step(m->rep, t);
     dram_run(m->dram, t);
+    ctrl_stage(m, t);
     for (int s = 0; s < m->slices; s++) l2_stage(m, s, t);
     icnt_step(m->req, t);
 }
@@ -858,6 +906,7 @@ static uint64_t compute_inner_next(const MemSys *m)
 {
     uint64_t n = min64(icnt_next_event(m->rep), icnt_next_event(m->req));
     n = min64(n, dram_next_event(m->dram));
+    if (m->ctrl_n) n = min64(n, m->ctrl[m->ctrl_head].at);
     for (int i = 0; i < m->nsms; i++) {
         const IcntPacket *h = icnt_head(m->rep, i);
         if (h) n = min64(n, h->arrive);
@@ -921,7 +970,7 @@ uint64_t memsys_next_event(const MemSys *m) { return m->next; }
 
 int memsys_busy(const MemSys *m)
 {
-    return m->heap_n || icnt_busy(m->req) || icnt_busy(m->rep) || dram_busy(m->dram) ||
+    return m->heap_n || icnt_busy(m->req) || icnt_busy(m->rep) || dram_busy(m->dram) || m->ctrl_n ||
            m->inner_next != UINT64_MAX;
 }
 

@@ -16,7 +16,10 @@
  *      that owns the line: slice = (addr / dram.interleave_bytes) % l2.slices
  *   -> l2.hit_lat of partition pipeline, then the L2 tag stage, one request
  *      per cycle; hit: reply packet; miss: MSHR, DRAM request to the slice's
- *      channel (slice % dram.channels), reply when the data is back
+ *      channel (slice % dram.channels), reply when the data is back: the
+ *      DRAM's bank timing (sim/dram.h), then dram.ctrl_lat more cycles in
+ *      the memory controller and PHY (a pipelined delay: it holds the L2
+ *      MSHR, never the DRAM queue or bus)
  *   -> crossbar back -> L1 fill -> the waiting warps get their data
  *      l1.hit_lat later.
  * A warp's access completes when its last sector arrives.

@@ -312,6 +312,7 @@ static void test_config_set(void **state)
     assert_int_equal(h.l1.hit_lat, 40);
     assert_int_equal(h.lat.shared, 29);
     assert_int_equal(h.lat.fma, 4);
+    assert_int_equal(h.dram.ctrl_lat, 271);      /* calibrated to the DRAM rows (test_validation.c) */
 }
 
 /* ---- kernels on every config ---------------------------------------------------- */

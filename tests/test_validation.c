@@ -26,7 +26,8 @@
  *    chain with %clock64.  With the memory hierarchy it must measure the
  *    L1 hit, the L2 hit (ld.global.cg) and the DRAM access the config
  *    implies, on fermi.ini and on hopper.ini; and on hopper.ini the rows of
- *    latency.txt that the config is calibrated to must land within 25%.
+ *    latency.txt that the config is calibrated to must land within 25%,
+ *    the DRAM rows (dram.ctrl_lat is calibrated to them) within 2%.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -468,7 +469,8 @@ static Chase chase(const Config *c, const char *cpath, uint64_t bytes, uint64_t 
  *            + (reply flits - 1) + l1.hit_lat
  *   DRAM     L2 hit + the DRAM command sequence in DRAM clocks, scaled by
  *            core clock / memory clock: a row hit RD..data = tCL + burst
- *            clocks, a row miss adds tRCD (activate), a conflict tRP too.
+ *            clocks, a row miss adds tRCD (activate), a conflict tRP too;
+ *            + dram.ctrl_lat (memory controller and PHY, SM cycles).
  * Each load also waits for the add that forms its address: + lat.alu. */
 static double l2_path(const Config *c)
 {
@@ -484,7 +486,7 @@ static double dram_expected(const Config *c, const Chase *r)
     double hit = c->dram.tCL + burst, miss = hit + c->dram.tRCD, conflict = miss + c->dram.tRP;
     double n = (double)(r->row_hits + r->row_misses + r->row_conflicts);
     double avg = (hit * (double)r->row_hits + miss * (double)r->row_misses + conflict * (double)r->row_conflicts) / n;
-    return l2_path(c) + c->lat.alu + ratio * avg;
+    return l2_path(c) + c->lat.alu + ratio * avg + c->dram.ctrl_lat;
 }
 
 /* Tolerance, per load.  The chase is exact but for three things: the loop
@@ -532,9 +534,9 @@ static void chase_matches(const char *cpath)
         want = dram_expected(&c, &r);
         tol = tolerance(&c, r.loads, 1);
         printf("   %s: DRAM     %8.2f cycles/load, config %7.2f (%llu loads: %llu row hits, %llu misses, "
-               "%llu conflicts), tolerance %.2f\n",
+               "%llu conflicts; dram.ctrl_lat %d), tolerance %.2f\n",
                cpath, r.per_load, want, (unsigned long long)r.loads, (unsigned long long)r.row_hits,
-               (unsigned long long)r.row_misses, (unsigned long long)r.row_conflicts, tol);
+               (unsigned long long)r.row_misses, (unsigned long long)r.row_conflicts, c.dram.ctrl_lat, tol);
         assert_true(fabs(r.per_load - want) <= tol);
     }
 }
@@ -558,12 +560,13 @@ static void chase_matches_hopper(void **state)
  * stride (DRAM latency does not depend on the footprint here, and a 512 MiB
  * walk takes 570 MB and 11 to 133 s; docs/validation.md has both results).
  *
- * Asserted within 25%: the rows hopper.ini is calibrated to, the L1 hit
+ * Asserted, the rows hopper.ini is calibrated to: within 25% the L1 hit
  * (l1.hit_lat from the 16 KiB row) and the L2 hit (l2.hit_lat from the
- * 4 MiB rows).  Reported only, with the reason in hopper.ini's header and
+ * 4 MiB rows); within 2% the DRAM rows (dram.ctrl_lat from them: the full
+ * walks land at -0.1% and +0.2%, the 256-load walks at +0.8% and +1.8%).
+ * Reported only, with the reason in hopper.ini's header and
  * docs/validation.md: the 16 KiB ld.global.cg row (286 cycles, the near L2
- * partition; the model has one uniform L2 at the far figure) and the DRAM
- * rows (about 680 cycles; the model has no memory-controller delay). */
+ * partition; the model has one uniform L2 at the far figure). */
 static void chase_near_h100(void **state)
 {
     (void)state;
@@ -573,7 +576,7 @@ static void chase_near_h100(void **state)
     assert_int_equal(c.mem.model, MEM_MODEL_HIERARCHY);
     char *text = slurp(LAT_PATH);
     if (!text) fail_msg("cannot read %s", LAT_PATH);
-    int rows = 0, asserted = 0;
+    int rows = 0, asserted = 0, asserted_dram = 0;
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char kind[32];
@@ -586,18 +589,20 @@ static void chase_near_h100(void **state)
         int dram = bytes > (unsigned long long)c.l2.size_bytes;
         Chase r = dram ? chase(&c, HOPPER_INI, 256 * stride, stride, 1, 1) : chase(&c, HOPPER_INI, bytes, stride, 2, cg);
         double off = (r.per_load - hw) / hw * 100.0;
-        int check = !dram && !(cg && bytes <= (unsigned long long)c.l1.size_bytes);
+        int check = !(cg && bytes <= (unsigned long long)c.l1.size_bytes);
         printf("   H100 %-9s %9llu B stride %4llu: hardware %6.1f, gpusim %6.1f cycles/load (%+5.1f%%)%s\n", kind,
                bytes, stride, hw, r.per_load, off, check ? "" : "  (not asserted)");
         if (check) {
-            assert_true(fabs(off) <= 25.0);
+            assert_true(fabs(off) <= (dram ? 2.0 : 25.0));
             asserted++;
+            asserted_dram += dram;
         }
         rows++;
     }
     free(text);
     assert_true(rows >= 6);           /* latency.txt's six global rows */
-    assert_true(asserted >= 3);
+    assert_true(asserted >= 5);
+    assert_true(asserted_dram >= 2);      /* the two 512 MiB rows */
 }
 
 /* ---- main --------------------------------------------------------------------------- */
