@@ -24,7 +24,7 @@
 #if defined(__clang__)
 #define LANES_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__)
-#define LANES_INDEPENDENT _Pragma("GCC ivdep")
+#define LANES_INDEPENDENT _Pragma("GCC ivdep") _Pragma("GCC unroll 4")
 #else
 #define LANES_INDEPENDENT
 #endif
@@ -801,10 +801,19 @@ static void exec_vote(const X *x, LaneMask m)
  * plain loop over arrays the compiler can vectorise.  Anything unusual
  * (rounding modes, .ftz/.sat, 8/16-bit types) falls back to the per-lane
  * code above, which defines the semantics; tests compare both. */
-static const uint64_t *row(const X *x, const Operand *o, uint64_t *tmp)
+static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp);
+
+/* Operand o as a row of ws lane values: a register row itself, anything else
+ * filled into tmp. */
+static inline const uint64_t *row(const X *x, const Operand *o, uint64_t *tmp)
+{
+    if (o->kind == OPD_REG) return &x->w->r[(size_t)o->r[0] * (size_t)x->ws];
+    return row_filled(x, o, tmp);
+}
+
+static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp)
 {
     int ws = x->ws;
-    if (o->kind == OPD_REG) return &x->w->r[(size_t)o->r[0] * (size_t)ws];
     if (o->kind == OPD_IMM) {
         uint64_t v = (uint64_t)o->imm;    /* a local: tmp cannot alias it, the loop vectorises */
         for (int l = 0; l < ws; l++) tmp[l] = v;
