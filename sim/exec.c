@@ -823,7 +823,32 @@ static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp)
     return tmp;
 }
 
-#define ROWOP(expr) EACH_LANE(m, l, d[l] = (expr) & wm)
+/* d = expr for the lanes in m: ROWOP1 for one source operand, ROWOP for
+ * two, where expr reads the second as bl: an immediate stays a scalar (no
+ * row to fill, and a shift by it vectorises), anything else is the lane's
+ * value in row b. */
+#define ROWOP1(expr) EACH_LANE(m, l, d[l] = (expr) & wm)
+#define ROWOP(expr) do { \
+        if (bimm) EACH_LANE(m, l, const uint64_t bl = bv; d[l] = (expr) & wm); \
+        else EACH_LANE(m, l, const uint64_t bl = b[l]; d[l] = (expr) & wm); \
+    } while (0)
+
+/* lt and eq of fast_setp over all lanes, operands read through conv (sx or
+ * zx) as type T; an immediate b is converted once. */
+#define CMP_LANES(T, conv) do { \
+        if (bimm) { \
+            const T vb = conv(bv, bits); \
+            for (int l = 0; l < ws; l++) { \
+                T va = conv(a[l], bits); \
+                lt |= (LaneMask)(va < vb) << l; \
+                eq |= (LaneMask)(va == vb) << l; \
+            } \
+        } else for (int l = 0; l < ws; l++) { \
+            T va = conv(a[l], bits), vb = conv(b[l], bits); \
+            lt |= (LaneMask)(va < vb) << l; \
+            eq |= (LaneMask)(va == vb) << l; \
+        } \
+    } while (0)
 
 static int fast_setp(const X *x, LaneMask m)
 {
@@ -832,7 +857,10 @@ static int fast_setp(const X *x, LaneMask m)
     TypeKind k = x->kind;
     if (in->flags || in->cmp == CMP_NONE || in->cmp > CMP_HS || (bits != 32 && bits != 64)) return 0;
     uint64_t ta[WARP_MAX], tb[WARP_MAX];
-    const uint64_t *a = row(x, &in->opd[1], ta), *b = row(x, &in->opd[2], tb);
+    const uint64_t *a = row(x, &in->opd[1], ta);
+    int bimm = in->opd[2].kind == OPD_IMM && k != TK_FLOAT;
+    uint64_t bv = (uint64_t)in->opd[2].imm;
+    const uint64_t *b = bimm ? NULL : row(x, &in->opd[2], tb);
     /* lanes where a < b, where a == b, and where neither is NaN (ordered
      * comparisons are false on NaN) */
     LaneMask lt = 0, eq = 0, ord = x->full;
@@ -843,19 +871,8 @@ static int fast_setp(const X *x, LaneMask m)
             lt |= (LaneMask)(fa < fb) << l;
             eq |= (LaneMask)(fa == fb) << l;
         }
-    } else if (k == TK_SINT && in->cmp < CMP_LO) {
-        for (int l = 0; l < ws; l++) {
-            int64_t sa = sx(a[l], bits), sb = sx(b[l], bits);
-            lt |= (LaneMask)(sa < sb) << l;
-            eq |= (LaneMask)(sa == sb) << l;
-        }
-    } else {
-        for (int l = 0; l < ws; l++) {
-            uint64_t ua = zx(a[l], bits), ub = zx(b[l], bits);
-            lt |= (LaneMask)(ua < ub) << l;
-            eq |= (LaneMask)(ua == ub) << l;
-        }
-    }
+    } else if (k == TK_SINT && in->cmp < CMP_LO) CMP_LANES(int64_t, sx);
+    else CMP_LANES(uint64_t, zx);
     LaneMask gt = ord & ~lt & ~eq, r;
     switch (in->cmp) {
     case CMP_EQ: r = eq; break;
@@ -915,60 +932,62 @@ static int exec_fast(const X *x, LaneMask m)
     uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
     uint64_t ta[WARP_MAX], tb[WARP_MAX], tc[WARP_MAX];
     const uint64_t *a = in->nops > 1 ? row(x, &in->opd[1], ta) : NULL;
-    const uint64_t *b = in->nops > 2 && in->opd[2].kind != OPD_NONE ? row(x, &in->opd[2], tb) : NULL;
+    int bimm = in->nops <= 2 || in->opd[2].kind == OPD_NONE || in->opd[2].kind == OPD_IMM;
+    uint64_t bv = in->nops > 2 && in->opd[2].kind == OPD_IMM ? (uint64_t)in->opd[2].imm : 0;
+    const uint64_t *b = bimm ? NULL : row(x, &in->opd[2], tb);
     const uint64_t *c = in->nops > 3 && in->opd[3].kind != OPD_NONE ? row(x, &in->opd[3], tc) : NULL;
     int sgn = k == TK_SINT;
     switch ((Opcode)in->op) {
     case OP_MOV:
-        ROWOP(a[l]);
+        ROWOP1(a[l]);
         return 1;
     case OP_ADD:
-        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) + f32(b[l]))); else ROWOP(bf64(f64(a[l]) + f64(b[l]))); }
-        else ROWOP(a[l] + b[l]);
+        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) + f32(bl))); else ROWOP(bf64(f64(a[l]) + f64(bl))); }
+        else ROWOP(a[l] + bl);
         return 1;
     case OP_SUB:
-        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) - f32(b[l]))); else ROWOP(bf64(f64(a[l]) - f64(b[l]))); }
-        else ROWOP(a[l] - b[l]);
+        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) - f32(bl))); else ROWOP(bf64(f64(a[l]) - f64(bl))); }
+        else ROWOP(a[l] - bl);
         return 1;
     case OP_MUL: case OP_MAD: {
         int mad = in->op == OP_MAD;
         if (k == TK_FLOAT) {
-            if (bits == 32) { if (mad) ROWOP(bf32(fmaf(f32(a[l]), f32(b[l]), f32(c[l])))); else ROWOP(bf32(f32(a[l]) * f32(b[l]))); }
-            else { if (mad) ROWOP(bf64(fma(f64(a[l]), f64(b[l]), f64(c[l])))); else ROWOP(bf64(f64(a[l]) * f64(b[l]))); }
+            if (bits == 32) { if (mad) ROWOP(bf32(fmaf(f32(a[l]), f32(bl), f32(c[l])))); else ROWOP(bf32(f32(a[l]) * f32(bl))); }
+            else { if (mad) ROWOP(bf64(fma(f64(a[l]), f64(bl), f64(c[l])))); else ROWOP(bf64(f64(a[l]) * f64(bl))); }
         } else if (in->mul == MUL_LO) {
-            if (mad) ROWOP(a[l] * b[l] + c[l]); else ROWOP(a[l] * b[l]);
+            if (mad) ROWOP(a[l] * bl + c[l]); else ROWOP(a[l] * bl);
         } else if (sgn) {               /* MUL_WIDE of 32-bit values */
-            if (mad) ROWOP((uint64_t)(sx(a[l], 32) * sx(b[l], 32)) + c[l]); else ROWOP((uint64_t)(sx(a[l], 32) * sx(b[l], 32)));
+            if (mad) ROWOP((uint64_t)(sx(a[l], 32) * sx(bl, 32)) + c[l]); else ROWOP((uint64_t)(sx(a[l], 32) * sx(bl, 32)));
         } else {
-            if (mad) ROWOP(zx(a[l], 32) * zx(b[l], 32) + c[l]); else ROWOP(zx(a[l], 32) * zx(b[l], 32));
+            if (mad) ROWOP(zx(a[l], 32) * zx(bl, 32) + c[l]); else ROWOP(zx(a[l], 32) * zx(bl, 32));
         }
         return 1;
     }
     case OP_FMA:
-        if (bits == 32) ROWOP(bf32(fmaf(f32(a[l]), f32(b[l]), f32(c[l]))));
-        else ROWOP(bf64(fma(f64(a[l]), f64(b[l]), f64(c[l]))));
+        if (bits == 32) ROWOP(bf32(fmaf(f32(a[l]), f32(bl), f32(c[l]))));
+        else ROWOP(bf64(fma(f64(a[l]), f64(bl), f64(c[l]))));
         return 1;
-    case OP_AND: ROWOP(a[l] & b[l]); return 1;
-    case OP_OR: ROWOP(a[l] | b[l]); return 1;
-    case OP_XOR: ROWOP(a[l] ^ b[l]); return 1;
-    case OP_NOT: ROWOP(~a[l]); return 1;
-    case OP_SHL: ROWOP((uint32_t)b[l] >= (uint32_t)bits ? 0 : zx(a[l], bits) << (uint32_t)b[l]); return 1;
+    case OP_AND: ROWOP(a[l] & bl); return 1;
+    case OP_OR: ROWOP(a[l] | bl); return 1;
+    case OP_XOR: ROWOP(a[l] ^ bl); return 1;
+    case OP_NOT: ROWOP1(~a[l]); return 1;
+    case OP_SHL: ROWOP((uint32_t)bl >= (uint32_t)bits ? 0 : zx(a[l], bits) << (uint32_t)bl); return 1;
     case OP_SHR:
-        if (sgn) ROWOP((uint64_t)(sx(a[l], bits) >> ((uint32_t)b[l] >= (uint32_t)bits ? bits - 1 : (int)(uint32_t)b[l])));
-        else ROWOP((uint32_t)b[l] >= (uint32_t)bits ? 0 : zx(a[l], bits) >> (uint32_t)b[l]);
+        if (sgn) ROWOP((uint64_t)(sx(a[l], bits) >> ((uint32_t)bl >= (uint32_t)bits ? bits - 1 : (int)(uint32_t)bl)));
+        else ROWOP((uint32_t)bl >= (uint32_t)bits ? 0 : zx(a[l], bits) >> (uint32_t)bl);
         return 1;
     case OP_SELP: {
         LaneMask p = x->w->p[in->opd[3].r[0]] ^ (in->opd[3].neg ? ~0u : 0u);
-        ROWOP(((p >> l) & 1u) ? a[l] : b[l]);
+        ROWOP(((p >> l) & 1u) ? a[l] : bl);
         return 1;
     }
     case OP_MIN: case OP_MAX:
         if (sgn) {
-            if (in->op == OP_MIN) ROWOP(sx(a[l], bits) < sx(b[l], bits) ? a[l] : b[l]);
-            else ROWOP(sx(a[l], bits) > sx(b[l], bits) ? a[l] : b[l]);
+            if (in->op == OP_MIN) ROWOP(sx(a[l], bits) < sx(bl, bits) ? a[l] : bl);
+            else ROWOP(sx(a[l], bits) > sx(bl, bits) ? a[l] : bl);
         } else {
-            if (in->op == OP_MIN) ROWOP(zx(a[l], bits) < zx(b[l], bits) ? a[l] : b[l]);
-            else ROWOP(zx(a[l], bits) > zx(b[l], bits) ? a[l] : b[l]);
+            if (in->op == OP_MIN) ROWOP(zx(a[l], bits) < zx(bl, bits) ? a[l] : bl);
+            else ROWOP(zx(a[l], bits) > zx(bl, bits) ? a[l] : bl);
         }
         return 1;
     default:
