@@ -17,6 +17,15 @@
 
 #define FOR_LANES(m, l) for (int l = 0; l < ws; l++) if (((m) >> l) & 1u)
 
+/* Width and kind of each instruction type, from isa.h's ISA_TYPES table:
+ * isa_type_bits() and isa_type_kind() without two calls per instruction. */
+#define TYPE_BITS(e, n, b, k) [e] = b,
+#define TYPE_KIND(e, n, b, k) [e] = k,
+static const uint8_t type_bits[T_COUNT] = { ISA_TYPES(TYPE_BITS) };
+static const uint8_t type_kind[T_COUNT] = { ISA_TYPES(TYPE_KIND) };
+#undef TYPE_BITS
+#undef TYPE_KIND
+
 /* Register rows are either the same row or disjoint, and operand
  * temporaries are separate arrays, so lane l of a row loop never depends on
  * another lane.  Tell the vectoriser, which otherwise checks for overlap at
@@ -998,7 +1007,8 @@ static int exec_fast(const X *x, LaneMask m)
 /* ---- dispatch ---------------------------------------------------------------------- */
 int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
 {
-    X x = { k, w, in, k->warp_size, 0, isa_type_bits((DataType)in->type), isa_type_kind((DataType)in->type) };
+    int known = in->type < T_COUNT;
+    X x = { k, w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE };
     int ws = x.ws;
     x.full = ws == 32 ? 0xffffffffu : (1u << ws) - 1;
     out->has_mem = 0;
