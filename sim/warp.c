@@ -284,11 +284,13 @@ static int release(Kernel *k, Cta *c, int id)
 int cta_barrier_check(Kernel *k, Cta *c)
 {
     int released = 0, live = 0, blocked = 0;
+    /* warps waiting at each barrier, counted in one pass (releasing one
+     * barrier leaves the others' counts as they are) */
+    int waiting[16] = { 0 };
+    for (int i = 0; i < c->nwarps; i++)
+        if (!warp_done(&c->warps[i]) && c->warps[i].at_barrier) waiting[c->warps[i].barrier_id]++;
     for (int id = 0; id < 16; id++) {
-        int waiting = 0;
-        for (int i = 0; i < c->nwarps; i++)
-            if (!warp_done(&c->warps[i]) && c->warps[i].at_barrier && c->warps[i].barrier_id == id) waiting++;
-        if (!waiting || c->bar_arrived[id] < barrier_need(k, c, id)) continue;
+        if (!waiting[id] || c->bar_arrived[id] < barrier_need(k, c, id)) continue;
         if (release(k, c, id) < 0) return -1;
         released = 1;
     }
