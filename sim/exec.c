@@ -842,21 +842,38 @@ static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp)
         else EACH_LANE(m, l, const uint64_t bl = b[l]; d[l] = (expr) & wm); \
     } while (0)
 
+/* sx and zx at 32 bits in 32-bit types, for CMP_LANES: narrower lanes
+ * vectorise better. */
+static inline int32_t sx32(uint64_t v, int bits) { (void)bits; return (int32_t)(uint32_t)v; }
+static inline uint32_t zx32(uint64_t v, int bits) { (void)bits; return (uint32_t)v; }
+
+/* Lane l's 0/1 flag in f[l] to bit l: eight flags at a time, each multiplied
+ * into the top byte of a 64-bit product (f is zero beyond ws). */
+static LaneMask pack_flags(const uint8_t *f, int ws)
+{
+    LaneMask r = 0;
+    for (int i = 0; i < ws; i += 8) {
+        uint64_t v;
+        memcpy(&v, f + i, 8);
+        r |= (LaneMask)((v * 0x0102040810204080ull) >> 56) << i;
+    }
+    return r;
+}
+
 /* lt and eq of fast_setp over all lanes, operands read through conv (sx or
- * zx) as type T; an immediate b is converted once. */
+ * zx) as type T; an immediate b is converted once.  Flags go to byte arrays
+ * first, a loop the compiler can vectorise. */
 #define CMP_LANES(T, conv) do { \
+        uint8_t ltf[WARP_MAX] = { 0 }, eqf[WARP_MAX] = { 0 }; \
         if (bimm) { \
             const T vb = conv(bv, bits); \
-            for (int l = 0; l < ws; l++) { \
-                T va = conv(a[l], bits); \
-                lt |= (LaneMask)(va < vb) << l; \
-                eq |= (LaneMask)(va == vb) << l; \
-            } \
+            for (int l = 0; l < ws; l++) { T va = conv(a[l], bits); ltf[l] = va < vb; eqf[l] = va == vb; } \
         } else for (int l = 0; l < ws; l++) { \
             T va = conv(a[l], bits), vb = conv(b[l], bits); \
-            lt |= (LaneMask)(va < vb) << l; \
-            eq |= (LaneMask)(va == vb) << l; \
+            ltf[l] = va < vb; eqf[l] = va == vb; \
         } \
+        lt = pack_flags(ltf, ws); \
+        eq = pack_flags(eqf, ws); \
     } while (0)
 
 static int fast_setp(const X *x, LaneMask m)
@@ -880,8 +897,11 @@ static int fast_setp(const X *x, LaneMask m)
             lt |= (LaneMask)(fa < fb) << l;
             eq |= (LaneMask)(fa == fb) << l;
         }
-    } else if (k == TK_SINT && in->cmp < CMP_LO) CMP_LANES(int64_t, sx);
-    else CMP_LANES(uint64_t, zx);
+    } else if (k == TK_SINT && in->cmp < CMP_LO) {
+        if (bits == 32) CMP_LANES(int32_t, sx32); else CMP_LANES(int64_t, sx);
+    } else {
+        if (bits == 32) CMP_LANES(uint32_t, zx32); else CMP_LANES(uint64_t, zx);
+    }
     LaneMask gt = ord & ~lt & ~eq, r;
     switch (in->cmp) {
     case CMP_EQ: r = eq; break;
