@@ -47,7 +47,7 @@ void coalesce(const MemAccess *a, int line_bytes, int sector_bytes, int warp_siz
 
     out->requests = active ? 1 : 0;
     out->nsectors = out->nlines = 0;
-    out->bytes_requested = (uint32_t)__builtin_popcount(active) * (uint32_t)bytes;
+    out->bytes_requested = (uint32_t)simt_lanes(active) * (uint32_t)bytes;
     out->bytes_unique = out->bytes_moved = 0;
     if (!active) return;
 

@@ -17,6 +17,35 @@
 
 #define FOR_LANES(m, l) for (int l = 0; l < ws; l++) if (((m) >> l) & 1u)
 
+/* Width and kind of each instruction type, from isa.h's ISA_TYPES table:
+ * isa_type_bits() and isa_type_kind() without two calls per instruction. */
+#define TYPE_BITS(e, n, b, k) [e] = b,
+#define TYPE_KIND(e, n, b, k) [e] = k,
+static const uint8_t type_bits[T_COUNT] = { ISA_TYPES(TYPE_BITS) };
+static const uint8_t type_kind[T_COUNT] = { ISA_TYPES(TYPE_KIND) };
+#undef TYPE_BITS
+#undef TYPE_KIND
+
+/* Register rows are either the same row or disjoint, and operand
+ * temporaries are separate arrays, so lane l of a row loop never depends on
+ * another lane.  Tell the vectoriser, which otherwise checks for overlap at
+ * run time and falls back to scalar code for in-place `add r1, r1, 1`. */
+#if defined(__clang__)
+#define LANES_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define LANES_INDEPENDENT _Pragma("GCC ivdep") _Pragma("GCC unroll 4")
+#else
+#define LANES_INDEPENDENT
+#endif
+
+/* Run the statement for each lane l in m: a plain loop the compiler can
+ * vectorise when all of the warp's lanes are active (x->full), else a walk
+ * over the set bits.  Expects x and ws in scope. */
+#define EACH_LANE(m, l, ...) do { \
+        if ((m) == x->full) { LANES_INDEPENDENT for (int l = 0; l < ws; l++) { __VA_ARGS__; } } \
+        else for (LaneMask m_ = (m); m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); __VA_ARGS__; } \
+    } while (0)
+
 /* ---- values ---------------------------------------------------------------- */
 static inline uint64_t zx(uint64_t v, int bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
 static inline int64_t sx(uint64_t v, int bits)
@@ -33,6 +62,9 @@ typedef struct X {
     Warp *w;
     const Instr *in;
     int ws;
+    LaneMask full;               /* all ws lanes */
+    int bits;                    /* of the instruction's type */
+    TypeKind kind;
 } X;
 
 static uint64_t sreg(const X *x, int s, int lane)
@@ -494,47 +526,90 @@ static uint64_t load_elem(const uint8_t *p, DataType t)
     return isa_type_kind(t) == TK_SINT ? (uint64_t)sx(v, bytes * 8) : v;
 }
 
+/* Copy between the register row r and memory for the lanes in m, lane l's
+ * bytes at mem + (addr[l] - off); every address already checked.  Copies of
+ * a constant size, so they compile to single moves. */
+static void move_lanes(const X *x, LaneMask m, int bytes, int is_st, uint64_t *r, const uint64_t *addr,
+                       uint8_t *mem, uint64_t off)
+{
+    int ws = x->ws;
+    if (bytes == 4) {
+        if (is_st) EACH_LANE(m, l, uint32_t v = (uint32_t)r[l]; memcpy(mem + (addr[l] - off), &v, 4));
+        else EACH_LANE(m, l, uint32_t v; memcpy(&v, mem + (addr[l] - off), 4); r[l] = v);
+    } else {
+        if (is_st) EACH_LANE(m, l, memcpy(mem + (addr[l] - off), &r[l], 8));
+        else EACH_LANE(m, l, memcpy(&r[l], mem + (addr[l] - off), 8));
+    }
+}
+
+/* 1 if the address of every lane in m lies in [lo, hi] (hi - lo < 2^62)
+ * and is a multiple of align (a power of two).  Branch-free, so the loop
+ * vectorises: (a - lo) | (hi - a) stays below 2^62 exactly when a is in
+ * range, as either difference wraps to a huge value otherwise. */
+static int lanes_within(const X *x, const uint64_t *addr, LaneMask m, uint64_t lo, uint64_t hi, int align)
+{
+    int ws = x->ws;
+    uint64_t out = 0, any = 0;
+    EACH_LANE(m, l, out |= (addr[l] - lo) | (hi - addr[l]), any |= addr[l]);
+    return out < (1ull << 62) && !(any & (uint64_t)(align - 1));
+}
+
+/* The lanes of fast_ldst (m not empty): addresses from the register row in
+ * one loop, one alignment and bounds check (lane by lane only when a global
+ * access leaves the first lane's buffer), then the copies.  Returns 0 if
+ * any lane would fault, before any memory or register is written. */
+static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operand *mo, const Operand *ro, ExecOut *out)
+{
+    int ws = x->ws;
+    /* address() for every lane at once */
+    uint64_t *addr = out->mem.addr, base = (uint64_t)mo->imm;
+    if (mo->sym >= 0) base += mo->is_param ? x->k->entry->params[mo->sym].offset : x->k->prog->vars[mo->sym].offset;
+    if (mo->r[0] != REG_NONE) {
+        const uint64_t *ar = &x->w->r[(size_t)mo->r[0] * (size_t)ws];
+        EACH_LANE(m, l, addr[l] = base + ar[l]);
+    } else EACH_LANE(m, l, addr[l] = base);
+    uint64_t *r = &x->w->r[(size_t)ro->r[0] * (size_t)ws];
+    Cta *c = x->w->cta;
+    if (x->in->space == SP_SHARED) {
+        if (c->smem_bytes < (uint32_t)bytes || !lanes_within(x, addr, m, 0, c->smem_bytes - (uint32_t)bytes, bytes))
+            return 0;
+        move_lanes(x, m, bytes, is_st, r, addr, c->smem, 0);
+        return 1;
+    }
+    const Region *reg = mem_find(x->k->mem, addr[__builtin_ctz(m)], (uint64_t)bytes);
+    if (reg && lanes_within(x, addr, m, reg->base, reg->base + reg->size - (uint64_t)bytes, bytes)) {
+        move_lanes(x, m, bytes, is_st, r, addr, reg->data, reg->base);   /* the usual case: one buffer */
+        return 1;
+    }
+    /* lanes in several buffers (or a bad one): every lane's before moving any */
+    const Region *lane_reg[WARP_MAX];
+    FOR_LANES(m, l) {
+        uint64_t a = addr[l];
+        if (a % (uint64_t)bytes) return 0;
+        if (!reg || a < reg->base || a - reg->base > reg->size - (uint64_t)bytes) {
+            reg = mem_find(x->k->mem, a, (uint64_t)bytes);
+            if (!reg) return 0;
+        }
+        lane_reg[l] = reg;
+    }
+    FOR_LANES(m, l) move_lanes(x, 1u << l, bytes, is_st, r, addr, lane_reg[l]->data, lane_reg[l]->base);
+    return 1;
+}
+
 /* Scalar 4- and 8-byte loads and stores to global or shared memory, the
- * bulk of every kernel: one bounds check per lane against a cached region,
- * no per-lane dispatch.  Returns 0 if not applicable (the general path
- * below then runs and reports any fault). */
+ * bulk of every kernel, without per-lane dispatch.  Returns 0 if not
+ * applicable or a lane would fault (the general path below then runs and
+ * reports the fault). */
 static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
 {
     const Instr *in = x->in;
-    int ws = x->ws;
     int is_st = in->op == OP_ST;
     const Operand *mo = &in->opd[is_st ? 0 : 1], *ro = &in->opd[is_st ? 1 : 0];
-    int bytes = isa_type_bits((DataType)in->type) / 8;
-    if (in->vec != 1 || (bytes != 4 && bytes != 8) || ro->kind != OPD_REG || isa_type_kind((DataType)in->type) == TK_SINT ||
+    int bytes = x->bits / 8;
+    if (in->vec != 1 || (bytes != 4 && bytes != 8) || ro->kind != OPD_REG || x->kind == TK_SINT ||
         (in->space != SP_GLOBAL && in->space != SP_SHARED))
         return 0;
-    uint64_t addr[WARP_MAX];
-    uint8_t *ptr[WARP_MAX];
-    const Region *reg = NULL;
-    Cta *c = x->w->cta;
-    for (int l = 0; l < ws; l++) {
-        if (!((m >> l) & 1u)) continue;
-        uint64_t a = address(x, mo, l);
-        if (a % (uint64_t)bytes) return 0;
-        if (in->space == SP_SHARED) {
-            if (a + (uint64_t)bytes > c->smem_bytes) return 0;
-            ptr[l] = c->smem + a;
-        } else {
-            if (!reg || a < reg->base || a + (uint64_t)bytes > reg->base + reg->size) {
-                reg = mem_find(x->k->mem, a, (uint64_t)bytes);
-                if (!reg) return 0;
-            }
-            ptr[l] = reg->data + (a - reg->base);
-        }
-        addr[l] = a;
-    }
-    uint64_t *r = &x->w->r[(size_t)ro->r[0] * (size_t)ws];
-    for (int l = 0; l < ws; l++) {
-        if (!((m >> l) & 1u)) continue;
-        out->mem.addr[l] = addr[l];
-        if (is_st) memcpy(ptr[l], &r[l], (size_t)bytes);
-        else { uint64_t v = 0; memcpy(&v, ptr[l], (size_t)bytes); r[l] = v; }
-    }
+    if (m && !ldst_lanes(x, m, bytes, is_st, mo, ro, out)) return 0;
     out->has_mem = 1;
     out->mem.is_store = (uint8_t)is_st;
     out->mem.is_atomic = 0;
@@ -735,57 +810,106 @@ static void exec_vote(const X *x, LaneMask m)
  * plain loop over arrays the compiler can vectorise.  Anything unusual
  * (rounding modes, .ftz/.sat, 8/16-bit types) falls back to the per-lane
  * code above, which defines the semantics; tests compare both. */
-static const uint64_t *row(const X *x, const Operand *o, uint64_t *tmp)
+static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp);
+
+/* Operand o as a row of ws lane values: a register row itself, anything else
+ * filled into tmp. */
+static inline const uint64_t *row(const X *x, const Operand *o, uint64_t *tmp)
+{
+    if (o->kind == OPD_REG) return &x->w->r[(size_t)o->r[0] * (size_t)x->ws];
+    return row_filled(x, o, tmp);
+}
+
+static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp)
 {
     int ws = x->ws;
-    if (o->kind == OPD_REG) return &x->w->r[(size_t)o->r[0] * (size_t)ws];
-    if (o->kind == OPD_IMM) { for (int l = 0; l < ws; l++) tmp[l] = (uint64_t)o->imm; return tmp; }
+    if (o->kind == OPD_IMM) {
+        uint64_t v = (uint64_t)o->imm;    /* a local: tmp cannot alias it, the loop vectorises */
+        for (int l = 0; l < ws; l++) tmp[l] = v;
+        return tmp;
+    }
     for (int l = 0; l < ws; l++) tmp[l] = val(x, o, l);
     return tmp;
 }
 
+/* d = expr for the lanes in m: ROWOP1 for one source operand, ROWOP for
+ * two, where expr reads the second as bl: an immediate stays a scalar (no
+ * row to fill, and a shift by it vectorises), anything else is the lane's
+ * value in row b. */
+#define ROWOP1(expr) EACH_LANE(m, l, d[l] = (expr) & wm)
 #define ROWOP(expr) do { \
-        if (m == full) { for (int l = 0; l < ws; l++) d[l] = (expr) & wm; } \
-        else { for (int l = 0; l < ws; l++) if ((m >> l) & 1u) d[l] = (expr) & wm; } \
+        if (bimm) EACH_LANE(m, l, const uint64_t bl = bv; d[l] = (expr) & wm); \
+        else EACH_LANE(m, l, const uint64_t bl = b[l]; d[l] = (expr) & wm); \
     } while (0)
 
-static int cmp_holds(int cmp, int lt, int eq, int gt)
+/* sx and zx at 32 bits in 32-bit types, for CMP_LANES: narrower lanes
+ * vectorise better. */
+static inline int32_t sx32(uint64_t v, int bits) { (void)bits; return (int32_t)(uint32_t)v; }
+static inline uint32_t zx32(uint64_t v, int bits) { (void)bits; return (uint32_t)v; }
+
+/* Lane l's 0/1 flag in f[l] to bit l: eight flags at a time, each multiplied
+ * into the top byte of a 64-bit product (f is zero beyond ws). */
+static LaneMask pack_flags(const uint8_t *f, int ws)
 {
-    switch (cmp) {
-    case CMP_EQ: return eq;
-    case CMP_NE: return !eq;
-    case CMP_LT: case CMP_LO: return lt;
-    case CMP_LE: case CMP_LS: return lt || eq;
-    case CMP_GT: case CMP_HI: return gt;
-    case CMP_GE: case CMP_HS: return gt || eq;
-    default: return -1;
+    LaneMask r = 0;
+    for (int i = 0; i < ws; i += 8) {
+        uint64_t v;
+        memcpy(&v, f + i, 8);
+        r |= (LaneMask)((v * 0x0102040810204080ull) >> 56) << i;
     }
+    return r;
 }
+
+/* lt and eq of fast_setp over all lanes, operands read through conv (sx or
+ * zx) as type T; an immediate b is converted once.  Flags go to byte arrays
+ * first, a loop the compiler can vectorise. */
+#define CMP_LANES(T, conv) do { \
+        uint8_t ltf[WARP_MAX] = { 0 }, eqf[WARP_MAX] = { 0 }; \
+        if (bimm) { \
+            const T vb = conv(bv, bits); \
+            for (int l = 0; l < ws; l++) { T va = conv(a[l], bits); ltf[l] = va < vb; eqf[l] = va == vb; } \
+        } else for (int l = 0; l < ws; l++) { \
+            T va = conv(a[l], bits), vb = conv(b[l], bits); \
+            ltf[l] = va < vb; eqf[l] = va == vb; \
+        } \
+        lt = pack_flags(ltf, ws); \
+        eq = pack_flags(eqf, ws); \
+    } while (0)
 
 static int fast_setp(const X *x, LaneMask m)
 {
     const Instr *in = x->in;
-    int ws = x->ws, bits = isa_type_bits((DataType)in->type);
-    TypeKind k = isa_type_kind((DataType)in->type);
-    if (in->flags || in->cmp > CMP_HS || (bits != 32 && bits != 64)) return 0;
+    int ws = x->ws, bits = x->bits;
+    TypeKind k = x->kind;
+    if (in->flags || in->cmp == CMP_NONE || in->cmp > CMP_HS || (bits != 32 && bits != 64)) return 0;
     uint64_t ta[WARP_MAX], tb[WARP_MAX];
-    const uint64_t *a = row(x, &in->opd[1], ta), *b = row(x, &in->opd[2], tb);
-    LaneMask r = 0;
-    int sgn = k == TK_SINT && in->cmp < CMP_LO;
-    for (int l = 0; l < ws; l++) {
-        int lt, eq, gt;
-        if (k == TK_FLOAT) {
+    const uint64_t *a = row(x, &in->opd[1], ta);
+    int bimm = in->opd[2].kind == OPD_IMM && k != TK_FLOAT;
+    uint64_t bv = (uint64_t)in->opd[2].imm;
+    const uint64_t *b = bimm ? NULL : row(x, &in->opd[2], tb);
+    /* lanes where a < b, where a == b, and where neither is NaN (ordered
+     * comparisons are false on NaN) */
+    LaneMask lt = 0, eq = 0, ord = x->full;
+    if (k == TK_FLOAT) {
+        for (int l = 0; l < ws; l++) {
             double fa = bits == 32 ? f32(a[l]) : f64(a[l]), fb = bits == 32 ? f32(b[l]) : f64(b[l]);
-            if (isnan(fa) || isnan(fb)) continue;     /* ordered comparisons are false */
-            lt = fa < fb; eq = fa == fb; gt = fa > fb;
-        } else if (sgn) {
-            int64_t sa = sx(a[l], bits), sb = sx(b[l], bits);
-            lt = sa < sb; eq = sa == sb; gt = sa > sb;
-        } else {
-            uint64_t ua = zx(a[l], bits), ub = zx(b[l], bits);
-            lt = ua < ub; eq = ua == ub; gt = ua > ub;
+            if (isnan(fa) || isnan(fb)) ord &= ~(1u << l);
+            lt |= (LaneMask)(fa < fb) << l;
+            eq |= (LaneMask)(fa == fb) << l;
         }
-        r |= (LaneMask)cmp_holds(in->cmp, lt, eq, gt) << l;
+    } else if (k == TK_SINT && in->cmp < CMP_LO) {
+        if (bits == 32) CMP_LANES(int32_t, sx32); else CMP_LANES(int64_t, sx);
+    } else {
+        if (bits == 32) CMP_LANES(uint32_t, zx32); else CMP_LANES(uint64_t, zx);
+    }
+    LaneMask gt = ord & ~lt & ~eq, r;
+    switch (in->cmp) {
+    case CMP_EQ: r = eq; break;
+    case CMP_NE: r = ord & ~eq; break;
+    case CMP_LT: case CMP_LO: r = lt; break;
+    case CMP_LE: case CMP_LS: r = lt | eq; break;
+    case CMP_GT: case CMP_HI: r = gt; break;
+    default: r = gt | eq; break;          /* CMP_GE, CMP_HS */
     }
     LaneMask c = 0;
     if (in->boolop) {
@@ -804,81 +928,95 @@ static int fast_setp(const X *x, LaneMask m)
     return 1;
 }
 
+/* Whether exec_fast has a row loop for in, decided before any operand row
+ * is gathered. */
+static int has_row_op(const Instr *in, TypeKind k, int bits)
+{
+    if (in->opd[0].kind != OPD_REG || (bits != 32 && bits != 64) || (in->flags & ~(unsigned)IF_APPROX) ||
+        (in->rnd && in->rnd != RND_RN))
+        return 0;
+    switch ((Opcode)in->op) {
+    case OP_MOV: return k != TK_PRED;
+    case OP_ADD: case OP_SUB: case OP_FMA: case OP_AND: case OP_OR: case OP_XOR: case OP_NOT:
+    case OP_SHL: case OP_SHR: case OP_SELP:
+        return 1;
+    case OP_MUL: case OP_MAD: return k == TK_FLOAT || in->mul == MUL_LO || (in->mul == MUL_WIDE && bits == 32);
+    case OP_MIN: case OP_MAX: return k != TK_FLOAT;
+    default: return 0;
+    }
+}
+
 /* 1 if handled. */
 static int exec_fast(const X *x, LaneMask m)
 {
     const Instr *in = x->in;
     int ws = x->ws;
     if (in->op == OP_SETP) return fast_setp(x, m);
+    int bits = x->bits;
+    TypeKind k = x->kind;
+    if (!has_row_op(in, k, bits)) return 0;
     const Operand *od = &in->opd[0];
-    if (od->kind != OPD_REG) return 0;
-    DataType t = (DataType)in->type;
-    int bits = isa_type_bits(t);
-    TypeKind k = isa_type_kind(t);
-    if ((bits != 32 && bits != 64) || (in->flags & ~(unsigned)IF_APPROX) || (in->rnd && in->rnd != RND_RN)) return 0;
     uint64_t *d = &x->w->r[(size_t)od->r[0] * (size_t)ws];
     int dbits = x->k->entry->regs[od->r[0]].bits;
     uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
-    LaneMask full = ws == 32 ? 0xffffffffu : (1u << ws) - 1;
     uint64_t ta[WARP_MAX], tb[WARP_MAX], tc[WARP_MAX];
     const uint64_t *a = in->nops > 1 ? row(x, &in->opd[1], ta) : NULL;
-    const uint64_t *b = in->nops > 2 && in->opd[2].kind != OPD_NONE ? row(x, &in->opd[2], tb) : NULL;
+    int bimm = in->nops <= 2 || in->opd[2].kind == OPD_NONE || in->opd[2].kind == OPD_IMM;
+    uint64_t bv = in->nops > 2 && in->opd[2].kind == OPD_IMM ? (uint64_t)in->opd[2].imm : 0;
+    const uint64_t *b = bimm ? NULL : row(x, &in->opd[2], tb);
     const uint64_t *c = in->nops > 3 && in->opd[3].kind != OPD_NONE ? row(x, &in->opd[3], tc) : NULL;
     int sgn = k == TK_SINT;
     switch ((Opcode)in->op) {
     case OP_MOV:
-        if (k == TK_PRED) return 0;
-        ROWOP(a[l]);
+        ROWOP1(a[l]);
         return 1;
     case OP_ADD:
-        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) + f32(b[l]))); else ROWOP(bf64(f64(a[l]) + f64(b[l]))); }
-        else ROWOP(a[l] + b[l]);
+        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) + f32(bl))); else ROWOP(bf64(f64(a[l]) + f64(bl))); }
+        else ROWOP(a[l] + bl);
         return 1;
     case OP_SUB:
-        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) - f32(b[l]))); else ROWOP(bf64(f64(a[l]) - f64(b[l]))); }
-        else ROWOP(a[l] - b[l]);
+        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) - f32(bl))); else ROWOP(bf64(f64(a[l]) - f64(bl))); }
+        else ROWOP(a[l] - bl);
         return 1;
     case OP_MUL: case OP_MAD: {
         int mad = in->op == OP_MAD;
         if (k == TK_FLOAT) {
-            if (bits == 32) { if (mad) ROWOP(bf32(fmaf(f32(a[l]), f32(b[l]), f32(c[l])))); else ROWOP(bf32(f32(a[l]) * f32(b[l]))); }
-            else { if (mad) ROWOP(bf64(fma(f64(a[l]), f64(b[l]), f64(c[l])))); else ROWOP(bf64(f64(a[l]) * f64(b[l]))); }
-            return 1;
+            if (bits == 32) { if (mad) ROWOP(bf32(fmaf(f32(a[l]), f32(bl), f32(c[l])))); else ROWOP(bf32(f32(a[l]) * f32(bl))); }
+            else { if (mad) ROWOP(bf64(fma(f64(a[l]), f64(bl), f64(c[l])))); else ROWOP(bf64(f64(a[l]) * f64(bl))); }
+        } else if (in->mul == MUL_LO) {
+            if (mad) ROWOP(a[l] * bl + c[l]); else ROWOP(a[l] * bl);
+        } else if (sgn) {               /* MUL_WIDE of 32-bit values */
+            if (mad) ROWOP((uint64_t)(sx(a[l], 32) * sx(bl, 32)) + c[l]); else ROWOP((uint64_t)(sx(a[l], 32) * sx(bl, 32)));
+        } else {
+            if (mad) ROWOP(zx(a[l], 32) * zx(bl, 32) + c[l]); else ROWOP(zx(a[l], 32) * zx(bl, 32));
         }
-        if (in->mul == MUL_LO) { if (mad) ROWOP(a[l] * b[l] + c[l]); else ROWOP(a[l] * b[l]); return 1; }
-        if (in->mul == MUL_WIDE && bits == 32) {
-            if (sgn) { if (mad) ROWOP((uint64_t)(sx(a[l], 32) * sx(b[l], 32)) + c[l]); else ROWOP((uint64_t)(sx(a[l], 32) * sx(b[l], 32))); }
-            else { if (mad) ROWOP(zx(a[l], 32) * zx(b[l], 32) + c[l]); else ROWOP(zx(a[l], 32) * zx(b[l], 32)); }
-            return 1;
-        }
-        return 0;
+        return 1;
     }
     case OP_FMA:
-        if (bits == 32) ROWOP(bf32(fmaf(f32(a[l]), f32(b[l]), f32(c[l]))));
-        else ROWOP(bf64(fma(f64(a[l]), f64(b[l]), f64(c[l]))));
+        if (bits == 32) ROWOP(bf32(fmaf(f32(a[l]), f32(bl), f32(c[l]))));
+        else ROWOP(bf64(fma(f64(a[l]), f64(bl), f64(c[l]))));
         return 1;
-    case OP_AND: ROWOP(a[l] & b[l]); return 1;
-    case OP_OR: ROWOP(a[l] | b[l]); return 1;
-    case OP_XOR: ROWOP(a[l] ^ b[l]); return 1;
-    case OP_NOT: ROWOP(~a[l]); return 1;
-    case OP_SHL: ROWOP((uint32_t)b[l] >= (uint32_t)bits ? 0 : zx(a[l], bits) << (uint32_t)b[l]); return 1;
+    case OP_AND: ROWOP(a[l] & bl); return 1;
+    case OP_OR: ROWOP(a[l] | bl); return 1;
+    case OP_XOR: ROWOP(a[l] ^ bl); return 1;
+    case OP_NOT: ROWOP1(~a[l]); return 1;
+    case OP_SHL: ROWOP((uint32_t)bl >= (uint32_t)bits ? 0 : zx(a[l], bits) << (uint32_t)bl); return 1;
     case OP_SHR:
-        if (sgn) ROWOP((uint64_t)(sx(a[l], bits) >> ((uint32_t)b[l] >= (uint32_t)bits ? bits - 1 : (int)(uint32_t)b[l])));
-        else ROWOP((uint32_t)b[l] >= (uint32_t)bits ? 0 : zx(a[l], bits) >> (uint32_t)b[l]);
+        if (sgn) ROWOP((uint64_t)(sx(a[l], bits) >> ((uint32_t)bl >= (uint32_t)bits ? bits - 1 : (int)(uint32_t)bl)));
+        else ROWOP((uint32_t)bl >= (uint32_t)bits ? 0 : zx(a[l], bits) >> (uint32_t)bl);
         return 1;
     case OP_SELP: {
         LaneMask p = x->w->p[in->opd[3].r[0]] ^ (in->opd[3].neg ? ~0u : 0u);
-        ROWOP(((p >> l) & 1u) ? a[l] : b[l]);
+        ROWOP(((p >> l) & 1u) ? a[l] : bl);
         return 1;
     }
     case OP_MIN: case OP_MAX:
-        if (k == TK_FLOAT) return 0;
         if (sgn) {
-            if (in->op == OP_MIN) ROWOP(sx(a[l], bits) < sx(b[l], bits) ? a[l] : b[l]);
-            else ROWOP(sx(a[l], bits) > sx(b[l], bits) ? a[l] : b[l]);
+            if (in->op == OP_MIN) ROWOP(sx(a[l], bits) < sx(bl, bits) ? a[l] : bl);
+            else ROWOP(sx(a[l], bits) > sx(bl, bits) ? a[l] : bl);
         } else {
-            if (in->op == OP_MIN) ROWOP(zx(a[l], bits) < zx(b[l], bits) ? a[l] : b[l]);
-            else ROWOP(zx(a[l], bits) > zx(b[l], bits) ? a[l] : b[l]);
+            if (in->op == OP_MIN) ROWOP(zx(a[l], bits) < zx(bl, bits) ? a[l] : bl);
+            else ROWOP(zx(a[l], bits) > zx(bl, bits) ? a[l] : bl);
         }
         return 1;
     default:
@@ -889,12 +1027,14 @@ static int exec_fast(const X *x, LaneMask m)
 /* ---- dispatch ---------------------------------------------------------------------- */
 int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
 {
-    X x = { k, w, in, k->warp_size };
+    int known = in->type < T_COUNT;
+    X x = { k, w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE };
     int ws = x.ws;
+    x.full = ws == 32 ? 0xffffffffu : (1u << ws) - 1;
     out->has_mem = 0;
     if (exec_fast(&x, m)) return 0;
-    TypeKind tk = isa_type_kind((DataType)in->type);
-    int is64 = isa_type_bits((DataType)in->type) == 64;
+    TypeKind tk = x.kind;
+    int is64 = x.bits == 64;
     int fenv_old = -1;
     if (tk == TK_FLOAT && (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP) && in->op != OP_CVT) {
         fenv_old = fegetround();

@@ -23,13 +23,22 @@ static void note_stride(LineStats *ls, const MemAccess *a)
 /* The common case first: a 4-byte (or narrower) access in which no two
  * lanes touch different words of one bank is one wavefront, no conflict
  * (broadcasts included).  Returns 0 when the full model must decide. */
-static int conflict_free(const MemAccess *a, int banks, int bank_bytes)
+static int conflict_free(const MemAccess *a, int banks, int bank_bytes, int warp_size)
 {
     if (a->bytes > 4 || bank_bytes != 4 || banks > 64) return 0;
+    /* Quick test: distinct words within one aligned run of `banks` words
+     * lie in distinct banks, so only equal words (broadcasts) share one.
+     * Covers the usual row and broadcast accesses without a bank table. */
+    if ((banks & (banks - 1)) == 0) {
+        LaneMask full = warp_size >= 32 ? 0xffffffffu : (1u << warp_size) - 1;
+        uint64_t w0 = a->addr[__builtin_ctz(a->mask)] / 4, diff = 0;
+        if (a->mask == full) for (int l = 0; l < warp_size; l++) diff |= (a->addr[l] / 4) ^ w0;
+        else for (LaneMask m = a->mask; m; m &= m - 1) diff |= (a->addr[__builtin_ctz(m)] / 4) ^ w0;
+        if (diff < (uint64_t)banks) return 1;
+    }
     uint64_t used = 0, word_of[64];
-    for (int l = 0; l < WARP_MAX; l++) {
-        if (!((a->mask >> l) & 1u)) continue;
-        uint64_t w = a->addr[l] / 4;
+    for (LaneMask m = a->mask; m; m &= m - 1) {
+        uint64_t w = a->addr[__builtin_ctz(m)] / 4;
         int b = (int)(w % (uint64_t)banks);
         if ((used >> b) & 1u) { if (word_of[b] != w) return 0; }
         else { used |= 1ull << b; word_of[b] = w; }
@@ -45,7 +54,7 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
     if (a->space == SP_SHARED) {
         SmemDetail d;
         int w;
-        if (!a->is_atomic && conflict_free(a, c->smem.banks, c->smem.bank_bytes)) { w = 1; d.conflicts = 0; }
+        if (!a->is_atomic && conflict_free(a, c->smem.banks, c->smem.bank_bytes, c->sm.warp_size)) { w = 1; d.conflicts = 0; }
         else w = smem_wavefronts(a, c->smem.banks, c->smem.bank_bytes, c->sm.warp_size, &d);
         if (w < 1) w = 1;
         cost.wavefronts = w;

@@ -15,6 +15,16 @@
 
 typedef uint32_t LaneMask;   /* bit i = lane i; warps have at most 32 lanes */
 
+/* Lanes set in m.  Branch-free bit counting: portable builds have no
+ * popcount instruction, and __builtin_popcount becomes a libgcc call. */
+static inline int simt_lanes(LaneMask m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (int)((m * 0x01010101u) >> 24);
+}
+
 typedef struct SimtEntry {
     uint32_t pc;
     uint32_t rpc;            /* reconvergence pc; SIMT_NO_RPC for the base entry */

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int popcount(LaneMask m) { return __builtin_popcount(m); }
-
 /* ---- kernel and CTA setup ----------------------------------------------------- */
 int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
                 int warp_size, int nsms, int max_warps_per_sm)
@@ -131,10 +129,10 @@ void kernel_fault(Kernel *k, const Warp *w, int lane, FaultKind kind, const char
 static void count(Kernel *k, const Instr *in, LaneMask active, LaneMask exec)
 {
     Stats *s = k->stats;
-    int n = popcount(active);
+    int n = simt_lanes(active);
     s->inst++;
     s->thread_inst += (uint64_t)n;
-    s->thread_inst_pred_on += (uint64_t)popcount(exec);
+    s->thread_inst_pred_on += (uint64_t)(exec == active ? n : simt_lanes(exec));
     if (in->line <= (uint32_t)s->nlines) {
         s->line[in->line].inst++;
         s->line[in->line].thread_inst += (uint64_t)n;
@@ -286,11 +284,13 @@ static int release(Kernel *k, Cta *c, int id)
 int cta_barrier_check(Kernel *k, Cta *c)
 {
     int released = 0, live = 0, blocked = 0;
+    /* warps waiting at each barrier, counted in one pass (releasing one
+     * barrier leaves the others' counts as they are) */
+    int waiting[16] = { 0 };
+    for (int i = 0; i < c->nwarps; i++)
+        if (!warp_done(&c->warps[i]) && c->warps[i].at_barrier) waiting[c->warps[i].barrier_id]++;
     for (int id = 0; id < 16; id++) {
-        int waiting = 0;
-        for (int i = 0; i < c->nwarps; i++)
-            if (!warp_done(&c->warps[i]) && c->warps[i].at_barrier && c->warps[i].barrier_id == id) waiting++;
-        if (!waiting || c->bar_arrived[id] < barrier_need(k, c, id)) continue;
+        if (!waiting[id] || c->bar_arrived[id] < barrier_need(k, c, id)) continue;
         if (release(k, c, id) < 0) return -1;
         released = 1;
     }
