@@ -631,6 +631,7 @@ static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
     int bytes = esize * in->vec;
     out->has_mem = 1;
     out->mem.is_store = (uint8_t)is_st;
+    out->mem.is_atomic = 0;
     out->mem.bytes = (uint8_t)bytes;
     out->mem.mask = m;
     out->mem.space = in->space;
