@@ -167,6 +167,19 @@ static void test_histogram_atomics_not_loads(void **state)
     assert_int_equal(s.bytes_unique, s.bytes_moved);
 }
 
+/* A store right after an atomic, by the same warp: 32 lanes on 32
+ * consecutive words are one wavefront each; the store must count as a store
+ * (a stale atomic flag once counted it as a load). */
+static void test_store_after_atomic(void **state)
+{
+    (void)state;
+    Stats s = run_functional("tests/data/atom_then_store.s", NULL, 0);
+    assert_int_equal(s.atomics[SP_SHARED], 1);
+    assert_int_equal(s.smem_wavefronts[0], 1);   /* the atom, as Nsight's op_ld */
+    assert_int_equal(s.smem_wavefronts[1], 1);
+    assert_int_equal(s.smem_conflicts[0] + s.smem_conflicts[1], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_strided_copy_sectors),
         cmocka_unit_test(test_spill_local_sectors),
         cmocka_unit_test(test_histogram_atomics_not_loads),
+        cmocka_unit_test(test_store_after_atomic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
