@@ -601,8 +601,13 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             uint64_t taken = sm->due[wi] & mine[wi];
             sm->due[wi] &= ~taken;            /* each is filed again below (wake_refile) */
             for (uint64_t bits = taken; bits; bits &= bits - 1) {
-                int slot = wi * 64 + __builtin_ctzll(bits), p = sc->pos[slot];
-                int key = policy == SCHED_TWO_LEVEL ? sm->rank[slot] : slot == first ? -1 : p >= start ? p - start : p + n - start;
+                int slot = wi * 64 + __builtin_ctzll(bits), key;
+                if (policy == SCHED_TWO_LEVEL) key = sm->rank[slot];
+                else {
+                    key = sc->pos[slot] - start;          /* age order from start, wrapping */
+                    key += key < 0 ? n : 0;
+                    key = slot == first ? -1 : key;       /* GTO: the last-issued warp first */
+                }
                 /* insertion sort by key: a handful of warps fall due at once */
                 int j = nd++;
                 for (; j > 0 && visit_key[j - 1] > key; j--) {
