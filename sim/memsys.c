@@ -943,8 +943,6 @@ static void sync_stats(MemSys *m)
 int memsys_tick(MemSys *m, uint64_t now, MemDone *out, int max)
 {
     if (now > m->last_now) m->last_now = now;
-    /* elapsed DRAM clocks: those starting before core cycle now + 1 */
-    m->st.dram_cycles = dram_from_core(dram_params(m->dram), m->last_now + 1) * (uint64_t)m->channels;
     if (m->next > now) return 0;
     int stepped = 0;
     while (m->inner_next <= now) {
@@ -1006,4 +1004,9 @@ void memsys_flush(MemSys *m)
     sync_stats(m);
 }
 
-const MemStats *memsys_stats(const MemSys *m) { return &m->st; }
+const MemStats *memsys_stats(MemSys *m)
+{
+    /* elapsed DRAM clocks: those starting before core cycle last_now + 1 */
+    m->st.dram_cycles = dram_from_core(dram_params(m->dram), m->last_now + 1) * (uint64_t)m->channels;
+    return &m->st;
+}

@@ -141,7 +141,7 @@ int memsys_busy(const MemSys *m);
  * bursts, not timed; lines stay valid and become clean. */
 void memsys_flush(MemSys *m);
 
-const MemStats *memsys_stats(const MemSys *m);
+const MemStats *memsys_stats(MemSys *m);   /* brings dram_cycles up to the last tick */
 
 /* Peak DRAM bandwidth, seed 001: mem_clock x DRAM_BEATS_PER_CLOCK_DEFAULT
  * (data rate) x dram.bus_bits x dram.channels / 8.  Fermi: 924 MHz x 4 =
