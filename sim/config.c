@@ -107,6 +107,7 @@ static const ConfigKey keys[] = {
     K_INT("l1.assoc", l1.assoc, 4, 1, 64, 0, "ways", "L1 associativity."),
     K_INT("l1.hit_lat", l1.hit_lat, 50, 1, NOLIMIT, 0, "cycles", "L1 hit latency."),
     K_INT("l1.mshrs", l1.mshrs, 32, 1, 4096, 0, "entries", "Outstanding L1 misses (MSHR entries) per SM."),
+    K_INT("l1.mshr_merge", l1.mshr_merge, 8, 1, 1024, 0, "requests", "Misses to a line in flight that one L1 MSHR holds, the first included; one more is refused (lg_throttle) until the fill."),
     K_ENUM("l1.write_policy", l1.write_policy, CACHE_WRITE_THROUGH, write_names, "What a global store does to L1."),
     K_BOOL("l1.alloc_on_write", l1.alloc_on_write, 0, "Allocate a line in L1 on a store miss."),
 
@@ -117,6 +118,7 @@ static const ConfigKey keys[] = {
     K_INT("l2.slices", l2.slices, 6, 1, 256, 0, "slices", "L2 slices (one per memory partition); lines interleave across them."),
     K_INT("l2.hit_lat", l2.hit_lat, 240, 1, NOLIMIT, 0, "cycles", "L2 hit latency, excluding the interconnect."),
     K_INT("l2.mshrs", l2.mshrs, 32, 1, 4096, 0, "entries", "Outstanding misses per L2 slice."),
+    K_INT("l2.mshr_merge", l2.mshr_merge, 4, 1, 1024, 0, "requests", "Requests to a line in flight that one L2 MSHR holds, the first included; one more stalls the slice's tag stage until the fill."),
     K_ENUM("l2.write_policy", l2.write_policy, CACHE_WRITE_BACK, write_names, "What a store does to L2."),
     K_BOOL("l2.alloc_on_write", l2.alloc_on_write, 1, "Allocate a line in L2 on a store miss."),
 

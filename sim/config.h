@@ -103,12 +103,14 @@ typedef struct Config {
         bool enabled;
         int64_t size_bytes;
         int line_bytes, sector_bytes, assoc, hit_lat, mshrs;
+        int mshr_merge;           /* requests one MSHR holds */
         int write_policy;         /* enum CacheWritePolicy */
         bool alloc_on_write;
     } l1;
     struct {
         int64_t size_bytes;       /* all slices together */
         int line_bytes, sector_bytes, assoc, slices, hit_lat, mshrs;
+        int mshr_merge;           /* requests one MSHR holds */
         int write_policy;         /* enum CacheWritePolicy */
         bool alloc_on_write;
     } l2;

@@ -29,11 +29,6 @@
 #include "sim/dram.h"
 #include "sim/icnt.h"
 
-/* Misses merged per MSHR: GPGPU-Sim's GTX480 config, dl1 "A:32:8" and dl2
- * "A:32:4" ([GS] in configs/fermi.ini).  No config key yet
- * (l1.mshr_merge / l2.mshr_merge would be the names). */
-#define L1_MSHR_MERGE 8
-#define L2_MSHR_MERGE 4
 /* Warp accesses in flight per SM: records per resident warp slot.  A
  * structural bound of this model (a full pool answers MEM_RETRY), large
  * enough not to bind before the MSHRs do. */
@@ -136,6 +131,7 @@ struct MemSys {
     uint64_t last_now;
     MemStats st;
     uint64_t flush_bytes, flush_writes;
+    CacheWaiter *woken;      /* cache_fill's answer: max(l1, l2.mshr_merge) entries */
     AccLine line[MAX_LINES];
     int nlines;
     Coalesced co;
@@ -320,14 +316,14 @@ MemSys *memsys_create(const Config *c, int num_sms)
     CacheConfig l1 = { .sets = (int)(c->l1.size_bytes / ((int64_t)c->l1.assoc * c->l1.line_bytes)),
                        .ways = c->l1.assoc, .line_bytes = c->l1.line_bytes, .sector_bytes = c->l1.sector_bytes,
                        .write_back = m->l1_wb, .alloc_on_write = m->l1_alloc, .mshrs = c->l1.mshrs,
-                       .max_merge = L1_MSHR_MERGE };
+                       .max_merge = c->l1.mshr_merge };
     CacheConfig cc = { .sets = (int)(c->cc.size_bytes / ((int64_t)c->cc.assoc * c->cc.line_bytes)),
                        .ways = c->cc.assoc, .line_bytes = c->cc.line_bytes, .sector_bytes = c->cc.line_bytes,
                        .write_back = 0, .alloc_on_write = 0, .mshrs = 0, .max_merge = 0 };
     CacheConfig l2 = { .sets = (int)(c->l2.size_bytes / ((int64_t)c->l2.slices * c->l2.assoc * c->l2.line_bytes)),
                        .ways = c->l2.assoc, .line_bytes = c->l2.line_bytes, .sector_bytes = c->l2.sector_bytes,
                        .write_back = m->l2_wb, .alloc_on_write = m->l2_alloc, .mshrs = c->l2.mshrs,
-                       .max_merge = L2_MSHR_MERGE };
+                       .max_merge = c->l2.mshr_merge };
 
     m->recs_per_sm = m->max_warps * RECS_PER_WARP;
     m->heap_cap = num_sms * m->recs_per_sm;
@@ -335,7 +331,11 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->sl = calloc((size_t)m->slices, sizeof *m->sl);
     m->rec = calloc((size_t)m->heap_cap, sizeof *m->rec);
     m->heap = calloc((size_t)m->heap_cap, sizeof *m->heap);
-    int bad = !m->sm || !m->sl || !m->rec || !m->heap;
+    /* A fill wakes at most one MSHR's waiters; l2_fill and sm_arrivals
+     * never run inside each other, so they share the buffer. */
+    int merge = c->l1.mshr_merge > c->l2.mshr_merge ? c->l1.mshr_merge : c->l2.mshr_merge;
+    m->woken = calloc((size_t)merge, sizeof *m->woken);
+    int bad = !m->sm || !m->sl || !m->rec || !m->heap || !m->woken;
     for (int i = 0; !bad && i < num_sms; i++) {
         SmPort *p = &m->sm[i];
         p->l1 = cache_create(&l1);
@@ -348,7 +348,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
             x->next_free = r + 1 < m->recs_per_sm ? i * m->recs_per_sm + r + 1 : -1;
         }
     }
-    int nw = c->l2.mshrs * L2_MSHR_MERGE;
+    int nw = c->l2.mshrs * c->l2.mshr_merge;   /* L2 waiters per slice */
     /* Every DRAM read was issued for an L2 MSHR waiter, which stays
      * allocated until that read's data fills the line: at most nw reads per
      * slice are anywhere between the L2 and the DRAM, the delay included. */
@@ -409,6 +409,7 @@ void memsys_destroy(MemSys *m)
     free(m->sl);
     free(m->rec);
     free(m->heap);
+    free(m->woken);
     free(m);
 }
 
@@ -764,7 +765,7 @@ static void l2_fill(MemSys *m, uint64_t addr, uint32_t bursts, uint64_t now)
     int s = slice_of(m, addr);
     Slice *S = &m->sl[s];
     uint64_t local = to_local(m, addr);
-    CacheWaiter w[L2_MSHR_MERGE];
+    CacheWaiter *w = m->woken;
     int n = cache_fill(S->l2, local, bursts_to_sectors(m, bursts), w);
     for (int i = 0; i < n; i++) {
         L2Wait *x = &S->w[w[i].id];
@@ -885,7 +886,7 @@ static void sm_arrivals(MemSys *m, int sm, uint64_t t)
         m->sm[sm].gen_l1++;
         uint64_t when = t + (uint64_t)m->l1_hit;
         if (p.kind == PK_FILL) {
-            CacheWaiter w[L1_MSHR_MERGE];
+            CacheWaiter *w = m->woken;
             int n = cache_fill(m->sm[sm].l1, p.addr, p.mask, w);
             for (int i = 0; i < n; i++) rec_part(m, (int)w[i].id, when);
         } else rec_part(m, p.rec, when);

@@ -10,12 +10,15 @@
  * A load's path (tests/test_memsys.c pins the fermi.ini numbers):
  *   coalesce into lines and sectors (sim/coalesce.h)
  *   -> L1 tag stage, one line per cycle; hit: data l1.hit_lat later
- *   -> miss: MSHR (merging misses to a line already on its way), request
- *      packet into the SM's crossbar port (icnt.queue_depth flits)
+ *   -> miss: MSHR (up to l1.mshr_merge misses to a line already on its
+ *      way merge into it; one more retries), request packet into the SM's
+ *      crossbar port (icnt.queue_depth flits)
  *   -> crossbar (icnt.latency, one flit per port per cycle) to the slice
  *      that owns the line: slice = (addr / dram.interleave_bytes) % l2.slices
  *   -> l2.hit_lat of partition pipeline, then the L2 tag stage, one request
- *      per cycle; hit: reply packet; miss: MSHR, DRAM request to the slice's
+ *      per cycle; hit: reply packet; miss: MSHR (up to l2.mshr_merge
+ *      requests per line; one more holds the tag stage, and every request
+ *      behind it, until the fill), DRAM request to the slice's
  *      channel (slice % dram.channels), reply when the data is back: the
  *      DRAM's bank timing (sim/dram.h), then dram.ctrl_lat more cycles in
  *      the memory controller and PHY (a pipelined delay: it holds the L2

@@ -313,6 +313,15 @@ static void test_config_set(void **state)
     assert_int_equal(h.lat.shared, 29);
     assert_int_equal(h.lat.fma, 4);
     assert_int_equal(h.dram.ctrl_lat, 271);      /* calibrated to the DRAM rows (test_validation.c) */
+    assert_int_equal(h.l1.mshr_merge, 64);       /* Accel-Sim SM90_H100 dl1 "A:512:64" */
+    assert_int_equal(h.l2.mshr_merge, 16);       /* calibrated on naive_mm and tiled_mm (hopper.ini header) */
+    /* Accel-Sim's merge limits elsewhere: SM80_A100 "A:512:64" / "A:192:4", SM7_QV100 "A:256:8" / "A:192:4" */
+    assert_int_equal(a.l1.mshr_merge, 64);
+    assert_int_equal(a.l2.mshr_merge, 4);
+    Config v;
+    load(&v, config_path("volta.ini"), NULL, 0);
+    assert_int_equal(v.l1.mshr_merge, 8);
+    assert_int_equal(v.l2.mshr_merge, 4);
 }
 
 /* ---- kernels on every config ---------------------------------------------------- */

@@ -403,6 +403,104 @@ static void retry_l1_busy_and_mshrs(void **state)
     memsys_destroy(s->m);
 }
 
+/* l1.mshr_merge: warps 0, 1, 2 of SM 0 load the same cold line at cycles
+ * 0, 1 and 2 (the tag stage takes one line per cycle).  Warp 0's miss takes
+ * an MSHR, warp 1 merges into it.  With l1.mshr_merge = 2 the MSHR is full:
+ * warp 2 is refused (retry_mshr 1, nothing counted) and is taken only once
+ * the fill at 306 has made the line valid, as an L1 hit: data at
+ * 306 + 50 = 356, the same cycle as the others.  With fermi.ini's 8 it
+ * merges at cycle 2. */
+static void l1_merge_limit(void **state)
+{
+    (void)state;
+    for (int merge = 2; merge <= 8; merge += 6) {
+        Config c = fermi();
+        DiagList dl = { 0 };
+        char set[32];
+        snprintf(set, sizeof set, "l1.mshr_merge=%d", merge);
+        assert_int_equal(config_set(&c, set, &dl), 0);
+        diag_free(&dl);
+        Sim *s = sim_new(&c);
+        MemAccess a = ld(G);
+        uint64_t done = 0;
+        assert_int_equal(memsys_access(s->m, 0, 0, 1, &a, 0, &done), MEM_PENDING);
+        advance(s, 1);
+        assert_int_equal(memsys_access(s->m, 0, 1, 2, &a, 1, &done), MEM_PENDING);
+        advance(s, 2);
+        const MemStats *st = memsys_stats(s->m);
+        if (merge == 2) {
+            assert_int_equal(memsys_access(s->m, 0, 2, 3, &a, 2, &done), MEM_RETRY);
+            assert_int_equal(st->retry_mshr, 1);
+            assert_int_equal(st->l1_requests_ld, 2);
+            assert_int_equal(issue(s, 0, 2, 3, &a, 0, &done), MEM_OK);
+            assert_int_equal(s->now, 306);
+            assert_int_equal(done, 356);
+        } else {
+            assert_int_equal(memsys_access(s->m, 0, 2, 3, &a, 2, &done), MEM_PENDING);
+            assert_int_equal(st->retry_mshr, 0);
+        }
+        drain(s);
+        assert_int_equal(done_at(s, 1), 356);
+        assert_int_equal(done_at(s, 2), 356);
+        if (merge == 8) assert_int_equal(done_at(s, 3), 356);
+        assert_int_equal(st->l1_requests_ld, 3);
+        assert_int_equal(st->l1_mshr_merges, merge == 2 ? 1 : 2);
+        assert_int_equal(st->l1_sector_misses, merge == 2 ? 8 : 12);
+        assert_int_equal(st->l1_sector_hits, merge == 2 ? 4 : 0);
+        assert_int_equal(st->l2_requests, 1);
+        memsys_destroy(s->m);
+    }
+}
+
+/* l2.mshr_merge: SMs 0, 1 and 2 load one word of a cold line at cycles 0,
+ * 1 and 2, and SM 3 a word of the next line (same slice 4, same DRAM row)
+ * at 3.  Each misses its own L1; the 1-flit requests reach the slice at 9,
+ * 10, 11, 12 and its tag stage at 249, 250, 251, 252.  SM 0's miss goes to
+ * DRAM (ACT 165, RD 177, one burst, fill at core 289, as in
+ * retry_l1_busy_and_mshrs); SM 1 merges into its MSHR at 250.  The fill
+ * answers the waiters one reply flit per cycle: they leave at 290, 291,
+ * 292 and the data is at 290 + 8 + 50 = 348, 349, 350.
+ *   l2.mshr_merge 4 (fermi.ini): SM 2 merges at 251.  SM 3 misses at 252:
+ *     queued at DRAM clock 167 (= ceil(253 x 308 / 467)), a row hit behind
+ *     SM 0's read: RD 180 (tCCDL), data 192..194, clock 194 = core 294;
+ *     data at 295 + 8 + 50 = 353.  L2: 4 sector misses.
+ *   l2.mshr_merge 2: the MSHR is full at 251.  SM 2's request stays at the
+ *     head of the slice's queue and SM 3's waits behind it until the fill
+ *     at 289, when SM 2 hits (its reply still third: 350).  SM 3 misses at
+ *     290: DRAM clock 192, RD 192, data 204..206, clock 206 = core 312;
+ *     data at 313 + 8 + 50 = 371, 18 cycles later.  L2: 3 misses, 1 hit. */
+static void l2_merge_limit(void **state)
+{
+    (void)state;
+    for (int merge = 2; merge <= 4; merge += 2) {
+        Config c = fermi();
+        DiagList dl = { 0 };
+        char set[32];
+        snprintf(set, sizeof set, "l2.mshr_merge=%d", merge);
+        assert_int_equal(config_set(&c, set, &dl), 0);
+        diag_free(&dl);
+        Sim *s = sim_new(&c);
+        MemAccess a = warp(SP_GLOBAL, G, 0, 4), b = warp(SP_GLOBAL, G + 128, 0, 4);
+        uint64_t done;
+        for (int sm = 0; sm < 4; sm++) {
+            advance(s, (uint64_t)sm);
+            assert_int_equal(memsys_access(s->m, sm, 0, (uint32_t)sm, sm < 3 ? &a : &b, s->now, &done), MEM_PENDING);
+        }
+        drain(s);
+        assert_int_equal(done_at(s, 0), 348);
+        assert_int_equal(done_at(s, 1), 349);
+        assert_int_equal(done_at(s, 2), 350);
+        assert_int_equal(done_at(s, 3), merge == 2 ? 371 : 353);
+        const MemStats *st = memsys_stats(s->m);
+        assert_int_equal(st->l2_requests, 4);
+        assert_int_equal(st->l2_sector_misses, merge == 2 ? 3 : 4);
+        assert_int_equal(st->l2_sector_hits, merge == 2 ? 1 : 0);
+        assert_int_equal(st->dram_reads, 2);
+        assert_int_equal(st->dram_row_hits, 1);
+        memsys_destroy(s->m);
+    }
+}
+
 /* A write-back, write-allocate L1 (not Fermi's policy): a store stays in
  * L1 (done after l1.hit_lat, nothing sent), a load of it hits, and the
  * dirty line goes to L2 only when evicted: four more lines of its set
@@ -728,6 +826,8 @@ int main(void)
         cmocka_unit_test(constant_broadcast),
         cmocka_unit_test(retry_l1_busy_and_mshrs),
         cmocka_unit_test(retry_icnt_full),
+        cmocka_unit_test(l1_merge_limit),
+        cmocka_unit_test(l2_merge_limit),
         cmocka_unit_test(write_back_l1),
         cmocka_unit_test(atomics_at_l2),
         cmocka_unit_test(local_memory_coalesces),
