@@ -152,17 +152,25 @@ static void ref_matmul(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
     int64_t M = num(&a[2]), N = num(&a[3]), K = num(&a[4]);
     /* convert once: the triple loop then runs on plain doubles */
     double *A = malloc((size_t)(M * K) * sizeof *A), *B = malloc((size_t)(K * N) * sizeof *B);
-    if (!A || !B) { free(A); free(B); return; }
+    double *row = calloc((size_t)(N ? N : 1), sizeof *row);
+    if (!A || !B || !row) { free(A); free(B); free(row); return; }
     for (int64_t i = 0; i < M * K; i++) A[i] = at(&a[0], i);
     for (int64_t i = 0; i < K * N; i++) B[i] = at(&a[1], i);
-    for (int64_t r = 0; r < M; r++)
-        for (int64_t c = 0; c < N; c++) {
-            double s = 0;
-            for (int64_t k = 0; k < K; k++) s += A[r * K + k] * B[k * N + c];
-            if ((uint64_t)(r * N + c) < n) out[r * N + c] = s;
+    /* a row of C at a time, k outermost: B is read along its rows, and each
+     * element still sums its K products in order k = 0, 1, ... */
+    for (int64_t r = 0; r < M; r++) {
+        for (int64_t c = 0; c < N; c++) row[c] = 0;
+        for (int64_t k = 0; k < K; k++) {
+            double x = A[r * K + k];
+            const double *b = &B[k * N];
+            for (int64_t c = 0; c < N; c++) row[c] += x * b[c];
         }
+        for (int64_t c = 0; c < N; c++)
+            if ((uint64_t)(r * N + c) < n) out[r * N + c] = row[c];
+    }
     free(A);
     free(B);
+    free(row);
 }
 
 static void ref_conv1d(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
