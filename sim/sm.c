@@ -586,44 +586,47 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
          * the warp after the last-issued one; two-level builds its order
          * (sched.c). */
         const Sched *sc = &sm->sched[s];
-        int n = sc->n, ncand = n, start = 0, first = -1;
-        if (policy == SCHED_TWO_LEVEL) {
-            n = sched_order(sm, s, order, &ncand);
-            for (int i = 0; i < n; i++) sm->rank[order[i]] = i;
-        } else if (policy != SCHED_OLDEST && sc->last_pos >= 0) {
-            int i = sc->last_pos;
-            if (policy == SCHED_GTO) first = sc->order[i];
-            else start = i + 1 == n ? 0 : i + 1;
-        }
-        int nd = 0;
         const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
+        int nd = 0;
         for (int wi = 0; wi < sm->nwords; wi++) {
             uint64_t taken = sm->due[wi] & mine[wi];
             sm->due[wi] &= ~taken;            /* each is filed again below (wake_refile) */
-            for (uint64_t bits = taken; bits; bits &= bits - 1) {
-                int slot = wi * 64 + __builtin_ctzll(bits), key;
-                if (policy == SCHED_TWO_LEVEL) key = sm->rank[slot];
-                else {
-                    key = sc->pos[slot] - start;          /* age order from start, wrapping */
-                    key += key < 0 ? n : 0;
-                    key = slot == first ? -1 : key;       /* GTO: the last-issued warp first */
-                }
-                /* insertion sort by key: a handful of warps fall due at once */
-                int j = nd++;
-                for (; j > 0 && visit_key[j - 1] > key; j--) {
-                    visit_key[j] = visit_key[j - 1];
-                    visit[j] = visit[j - 1];
-                }
-                visit_key[j] = key;
-                visit[j] = slot;
+            for (; taken; taken &= taken - 1) visit[nd++] = wi * 64 + __builtin_ctzll(taken);
+        }
+        if (nd == 0) continue;
+        int ncand = nd;
+        if (policy == SCHED_TWO_LEVEL) {
+            int n = sched_order(sm, s, order, &ncand);
+            for (int i = 0; i < n; i++) sm->rank[order[i]] = i;
+            for (int i = 0; i < nd; i++) visit_key[i] = sm->rank[visit[i]];
+        } else if (nd > 1) {
+            int n = sc->n, start = 0, first = -1;
+            if (policy != SCHED_OLDEST && sc->last_pos >= 0) {
+                if (policy == SCHED_GTO) first = sc->order[sc->last_pos];
+                else start = sc->last_pos + 1 == n ? 0 : sc->last_pos + 1;
             }
+            for (int i = 0; i < nd; i++) {
+                int key = sc->pos[visit[i]] - start;      /* age order from start, wrapping */
+                key += key < 0 ? n : 0;
+                visit_key[i] = visit[i] == first ? -1 : key;   /* GTO: the last-issued warp first */
+            }
+        }
+        /* insertion sort by key: a handful of warps fall due at once */
+        for (int i = 1; i < nd; i++) {
+            int slot = visit[i], key = visit_key[i], j = i;
+            for (; j > 0 && visit_key[j - 1] > key; j--) {
+                visit_key[j] = visit_key[j - 1];
+                visit[j] = visit[j - 1];
+            }
+            visit_key[j] = key;
+            visit[j] = slot;
         }
         int issued = 0;
         for (int i = 0; i < nd && !t->faulted; i++) {
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
             Verdict v = evaluate(sm, t, sw);
-            int candidate = policy != SCHED_TWO_LEVEL || visit_key[i] < ncand;
+            int candidate = policy != SCHED_TWO_LEVEL || visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
                 if (s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
                 issue(sm, t, slot, &v);
