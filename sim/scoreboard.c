@@ -7,6 +7,7 @@
 static void add(Deps *d, int is_write, int reg)
 {
     if (d->nread + d->nwrite >= 12) return;
+    d->bits |= scoreboard_bit(reg);
     if (!is_write) {
         /* reads come first: shift the writes up */
         memmove(&d->reg[d->nread + 1], &d->reg[d->nread], (size_t)d->nwrite * sizeof d->reg[0]);
@@ -60,6 +61,7 @@ Deps *deps_build(const Entry *e)
 int scoreboard_init(Scoreboard *s, int n)
 {
     s->n = n;
+    s->pending = 0;
     s->ready = calloc((size_t)(n ? n : 1), sizeof *s->ready);
     s->kind = calloc((size_t)(n ? n : 1), 1);
     return s->ready && s->kind ? 0 : -1;
