@@ -22,12 +22,13 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     size_t nw = (size_t)sm->nwords;
     sm->wake = malloc((size_t)sm->nslots * sizeof *sm->wake);
     sm->fetchable = calloc(nw, sizeof *sm->fetchable);
+    sm->refetch = calloc(nw, sizeof *sm->refetch);
     sm->due = calloc(nw, sizeof *sm->due);
     sm->far = calloc(nw, sizeof *sm->far);
     sm->wheel = calloc(SM_WHEEL * nw, sizeof *sm->wheel);
     sm->sched_slots = calloc((size_t)sm->nsched * nw, sizeof *sm->sched_slots);
     sm->rank = calloc((size_t)sm->nslots, sizeof *sm->rank);
-    if (!sm->slots || !sm->ctas || !sm->sched || !sm->wake || !sm->fetchable || !sm->due || !sm->far ||
+    if (!sm->slots || !sm->ctas || !sm->sched || !sm->wake || !sm->fetchable || !sm->refetch || !sm->due || !sm->far ||
         !sm->wheel || !sm->sched_slots || !sm->rank)
         return -1;
     for (int i = 0; i < sm->nslots; i++) {
@@ -35,6 +36,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
         sm->sched_slots[(i % sm->nsched) * nw + (size_t)i / 64] |= 1ull << (i % 64);   /* slot % schedulers */
     }
     sm->far_min = SM_NEVER;
+    sm->refetch_min = SM_NEVER;
     sm->fit = -1;
     for (int i = 0; i < sm->nsched; i++) {
         sm->sched[i].order = calloc((size_t)sm->nslots, sizeof(int));
@@ -67,6 +69,7 @@ void sm_free(Sm *sm)
     free(sm->sched);
     free(sm->wake);
     free(sm->fetchable);
+    free(sm->refetch);
     free(sm->due);
     free(sm->far);
     free(sm->wheel);
@@ -284,6 +287,7 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     sw->resident = 0;
     wake_set(sm, slot, SM_NEVER);
     set_fetchable(sm, slot, 0);
+    sm->refetch[slot / 64] &= ~(1ull << (slot % 64));
     scoreboard_free(&sw->sb);
     sched_remove(&sm->sched[sw->sched], slot);
     SmCta *sc = &sm->ctas[sw->cta];
@@ -511,10 +515,15 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         sw->ibuf--;
         sw->after_branch = npc != pc + 1;
         if (sw->after_branch) {
+            /* the fetch unit takes it up again at fetch_ready (sm_fetch) */
             sw->ibuf = 0;
             sw->fetch_ready = now + (uint64_t)c->lat.branch;
+            set_fetchable(sm, slot, 0);
+            sm->refetch[slot / 64] |= 1ull << (slot % 64);
+            if (sw->fetch_ready < sm->refetch_min) sm->refetch_min = sw->fetch_ready;
+        } else {
+            set_fetchable(sm, slot, 1);
         }
-        set_fetchable(sm, slot, 1);
     }
     sw->smst->inst++;
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
@@ -543,29 +552,34 @@ static inline int next_set(const uint64_t *m, int from, int hi)
  * Returns when the fetch unit next has work. */
 static uint64_t sm_fetch(Sm *sm, Timing *t)
 {
-    uint64_t now = t->now, next = SM_NEVER;
+    uint64_t now = t->now;
     int depth = sm->cfg->sm.ibuffer_depth, width = sm->cfg->sm.fetch_width;
     int nw = sm->nwords, served = -1;
-    /* round robin from fetch_rr: the fetchable slots >= fetch_rr, then the
-     * rest; only set bits are visited */
-    for (int pass = 0; pass < 2 && served < 0; pass++) {
-        int lo = pass ? 0 : sm->fetch_rr, hi = pass ? sm->fetch_rr : sm->nslots;
-        for (int slot = next_set(sm->fetchable, lo, hi); slot >= 0; slot = next_set(sm->fetchable, slot + 1, hi)) {
-            uint64_t ready = sm->slots[slot].fetch_ready;
-            if (ready > now) { if (ready < next) next = ready; continue; }
-            served = slot;
-            break;
-        }
+    if (sm->refetch_min <= now) {
+        /* branch targets now known: those warps can be fetched again */
+        uint64_t later = SM_NEVER;
+        for (int wi = 0; wi < nw; wi++)
+            for (uint64_t bits = sm->refetch[wi]; bits; bits &= bits - 1) {
+                int slot = wi * 64 + __builtin_ctzll(bits);
+                uint64_t ready = sm->slots[slot].fetch_ready;
+                if (ready > now) { if (ready < later) later = ready; continue; }
+                sm->refetch[wi] &= ~(1ull << (slot % 64));
+                set_fetchable(sm, slot, 1);
+            }
+        sm->refetch_min = later;
     }
-    if (served < 0) return next;
+    /* round robin from fetch_rr: the fetchable slots >= fetch_rr, then the rest */
+    served = next_set(sm->fetchable, sm->fetch_rr, sm->nslots);
+    if (served < 0) served = next_set(sm->fetchable, 0, sm->fetch_rr);
+    if (served < 0) return sm->refetch_min;
     SmWarp *sw = &sm->slots[served];
     sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
     sm->fetch_rr = served + 1 == sm->nslots ? 0 : served + 1;
     if (sm->wake[served] > now + 1) wake_set(sm, served, now + 1);
     if (sw->ibuf >= depth) set_fetchable(sm, served, 0);
     /* more warps may be waiting: look again next cycle */
-    for (int wi = 0; wi < nw; wi++) if (sm->fetchable[wi]) return now + 1;
-    return next;
+    for (int wi = 0; wi < nw; wi++) if (sm->fetchable[wi] | sm->refetch[wi]) return now + 1;
+    return SM_NEVER;
 }
 
 uint64_t sm_cycle(Sm *sm, Timing *t)

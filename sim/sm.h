@@ -93,7 +93,9 @@ typedef struct Sm {
     uint64_t far_min;                  /* earliest wake in far (SM_NEVER if empty) */
     uint64_t *sched_slots;             /* per scheduler: its slots (nwords words each) */
     int *rank;                         /* per slot: visiting order this cycle (scratch) */
-    uint64_t *fetchable;               /* bit per slot: the fetch unit may serve it */
+    uint64_t *fetchable;               /* bit per slot: the fetch unit may serve it now */
+    uint64_t *refetch;                 /* bit per slot: it may once its branch target is known */
+    uint64_t refetch_min;              /* earliest fetch_ready among those */
     SmCta *ctas; int nctas;
     Sched *sched; int nsched;
     int warps_used, regs_used, blocks_used;
