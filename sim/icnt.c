@@ -36,7 +36,12 @@ static int ring_init(Ring *r, int cap)
     return r->p ? 0 : -1;
 }
 
-static IcntPacket *ring_at(const Ring *r, int i) { return &r->p[(r->head + i) % r->cap]; }
+/* Entry i (0 <= i < cap) after the head. */
+static IcntPacket *ring_at(const Ring *r, int i)
+{
+    int k = r->head + i;
+    return &r->p[k >= r->cap ? k - r->cap : k];
+}
 
 static void ring_push(Ring *r, const IcntPacket *p)
 {
@@ -46,7 +51,7 @@ static void ring_push(Ring *r, const IcntPacket *p)
 
 static void ring_pop(Ring *r)
 {
-    r->head = (r->head + 1) % r->cap;
+    r->head = r->head + 1 == r->cap ? 0 : r->head + 1;
     r->n--;
 }
 
@@ -104,8 +109,8 @@ int icnt_push(Icnt *n, const IcntPacket *p)
 void icnt_step(Icnt *n, uint64_t now)
 {
     int ns = n->p.nsrc;
-    for (int k = 0; k < ns; k++) {
-        int i = (int)((now + (uint64_t)k) % (uint64_t)ns);
+    /* sources take turns: this cycle's first is now % nsrc */
+    for (int k = 0, i = (int)(now % (uint64_t)ns); k < ns; k++, i = i + 1 == ns ? 0 : i + 1) {
         Src *s = &n->src[i];
         if (!s->q.n || s->free_at > now) continue;
         IcntPacket *p = ring_at(&s->q, 0);
