@@ -258,6 +258,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->since = t->now;
         sw->pc = warp_pc(sw->w);
         sw->at_barrier = sw->w->at_barrier;
+        sw->released = SM_NEVER;
         sw->line = line_of(t, sw);
         wake_set(sm, slot, t->now);
         set_fetchable(sm, slot, 1);
@@ -350,7 +351,13 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0 };
     uint64_t now = t->now;
     if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->inflight ? SM_NEVER : sw->mem_done; return v; }
-    if (sw->at_barrier) { v.reason = STALL_BARRIER; v.until = SM_NEVER; return v; }
+    /* a barrier releases its warps from the next cycle on, whichever
+     * scheduler looks at them first */
+    if (sw->at_barrier || sw->released == now) {
+        v.reason = STALL_BARRIER;
+        v.until = sw->at_barrier ? SM_NEVER : now + 1;
+        return v;
+    }
     if (sw->ibuf == 0) {
         /* the fetch unit refills it at the end of a cycle (sm_fetch) */
         v.reason = sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
@@ -390,15 +397,18 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 }
 
 /* ---- issue ------------------------------------------------------------------------- */
-static void wake_cta(Sm *sm, int cta, uint64_t when)
+/* A barrier of block `cta` completed at `now`: its warps go on from the
+ * next cycle. */
+static void release_cta(Sm *sm, int cta, uint64_t now)
 {
     for (int s = 0; s < sm->nslots; s++) {
         SmWarp *sw = &sm->slots[s];
         if (!sw->resident || sw->cta != cta) continue;
+        if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;
         sw->at_barrier = sw->w->at_barrier;
-        if (sm->wake[s] > when) wake_set(sm, s, when);
+        if (sm->wake[s] > now + 1) wake_set(sm, s, now + 1);
     }
-    if (sm->woken > when) sm->woken = when;
+    if (sm->woken > now + 1) sm->woken = now + 1;
 }
 
 /* The hierarchy's answer for an access (or the retried one). */
@@ -529,7 +539,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
         int rc = cta_barrier_check(t->k, cta);
         if (rc < 0) { t->faulted = 1; return; }
-        if (rc > 0) wake_cta(sm, sw->cta, now + 1);
+        if (rc > 0) release_cta(sm, sw->cta, now);
     }
 }
 
@@ -573,9 +583,11 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
     if (served < 0) served = next_set(sm->fetchable, 0, sm->fetch_rr);
     if (served < 0) return sm->refetch_min;
     SmWarp *sw = &sm->slots[served];
+    /* a warp that had nothing buffered is looked at again once this lands;
+     * one that had an instruction is already waiting on something else */
+    if (sw->ibuf == 0 && sm->wake[served] > now + 1) wake_set(sm, served, now + 1);
     sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
     sm->fetch_rr = served + 1 == sm->nslots ? 0 : served + 1;
-    if (sm->wake[served] > now + 1) wake_set(sm, served, now + 1);
     if (sw->ibuf >= depth) set_fetchable(sm, served, 0);
     /* more warps may be waiting: look again next cycle */
     for (int wi = 0; wi < nw; wi++) if (sm->fetchable[wi] | sm->refetch[wi]) return now + 1;

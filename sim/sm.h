@@ -48,6 +48,7 @@ typedef struct SmWarp {
     int operands_ready;      /* scoreboard and membar checks passed for its pc */
     uint32_t pc;             /* copies of the warp's pc and at_barrier, kept at */
     int at_barrier;          /* issue and barrier release: the scheduler reads only SmWarp */
+    uint64_t released;       /* cycle a barrier released it (it goes on the next) */
     SmStats *smst;           /* its SM's counters */
 } SmWarp;
 
