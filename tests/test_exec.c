@@ -531,6 +531,50 @@ static void test_popc_clz_brev(void **state)
 /* 1 + 2^-24 is exactly half an ulp above 1: .rn ties to even (1), .rp
  * rounds up.  1 + 1.25 ulp separates .rn/.rz/.rm from .rp, and its negative
  * separates .rm.  (0f34200000 = 1.25 * 2^-23.) */
+/* fma.rn.f32 and mad.rn.f32 on full warps (the row path, which uses the host
+ * CPU's FMA instruction when it has one) give fmaf's bits on 4096 random bit
+ * patterns: normals, subnormals, infinities and NaNs alike. */
+static void test_fma_full_warps_match_fmaf(void **state)
+{
+    (void)state;
+    const char *src =
+        ".define N 4096\n"
+        ".buffer a .u32[N] random(seed=11, min=0, max=4294967295)\n"
+        ".buffer b .u32[N] random(seed=12, min=0, max=4294967295)\n"
+        ".buffer c .u32[N] random(seed=13, min=0, max=4294967295)\n"
+        ".buffer o .u32[N] zero\n"
+        ".buffer o2 .u32[N] zero\n"
+        ".launch k grid=(N/32) block=(32) args=(a, b, c, o, o2)\n"
+        ".entry k (.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 po, .param .u64 po2)\n{\n"
+        "ld.param.u64 %rd1, [pa]; ld.param.u64 %rd2, [pb]; ld.param.u64 %rd3, [pc];\n"
+        "ld.param.u64 %rd4, [po]; ld.param.u64 %rd5, [po2];\n"
+        "mov.u32 %r1, %ctaid.x; mov.u32 %r2, %tid.x; mad.lo.u32 %r3, %r1, 32, %r2;\n"
+        "mul.wide.u32 %rd6, %r3, 4;\n"
+        "add.s64 %rd7, %rd1, %rd6; ld.global.f32 %f1, [%rd7];\n"
+        "add.s64 %rd7, %rd2, %rd6; ld.global.f32 %f2, [%rd7];\n"
+        "add.s64 %rd7, %rd3, %rd6; ld.global.f32 %f3, [%rd7];\n"
+        "fma.rn.f32 %f4, %f1, %f2, %f3;\n"
+        "add.s64 %rd7, %rd4, %rd6; st.global.f32 [%rd7], %f4;\n"
+        "mad.rn.f32 %f5, %f1, 0f3FC00001, %f3;\n"
+        "add.s64 %rd7, %rd5, %rd6; st.global.f32 [%rd7], %f5;\n"
+        "ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *a = sim_buf(&s, "a"), *b = sim_buf(&s, "b"), *c = sim_buf(&s, "c");
+    const uint32_t *o = sim_buf(&s, "o"), *o2 = sim_buf(&s, "o2");
+    int bad = 0, nans = 0;
+    for (int i = 0; i < 4096; i++) {
+        float want = fmaf(u2f(a[i]), u2f(b[i]), u2f(c[i]));
+        float want2 = fmaf(u2f(a[i]), u2f(0x3FC00001u), u2f(c[i]));
+        nans += isnan(want);
+        if (isnan(want) ? !isnan(u2f(o[i])) : o[i] != f2u(want)) bad++;
+        if (isnan(want2) ? !isnan(u2f(o2[i])) : o2[i] != f2u(want2)) bad++;
+    }
+    sim_free(&s);
+    assert_int_equal(bad, 0);
+    assert_true(nans > 0);      /* the patterns did include NaNs */
+}
+
 static const Case fround_cases[] = {
     EQ("add.rn.f32 %f1, 1.0, 0f33800000", D_F32, 0x3f800000u),
     EQ("add.rz.f32 %f1, 1.0, 0f33800000", D_F32, 0x3f800000u),
@@ -2019,6 +2063,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_int_add_sub),
+        cmocka_unit_test(test_fma_full_warps_match_fmaf),
         cmocka_unit_test(test_narrow_types_in_wide_registers),
         cmocka_unit_test(test_mul_mad),
         cmocka_unit_test(test_div_rem),
