@@ -4,9 +4,10 @@
  * Each cycle (sm_cycle) every scheduler looks at its warps in policy order,
  * explains each warp's state (issued, or a stall reason), and issues up to
  * issue_per_scheduler ready warps through warp_issue(); switching warps
- * costs nothing.  A warp's state is recorded only when it changes, so the
- * cycles a warp spends in one state cost nothing to account for, and the
- * GPU can skip cycles in which nothing can happen.
+ * costs nothing.  A warp's state is recorded only when it changes, and a
+ * warp is looked at only when something it waits for can have changed (its
+ * wake cycle, kept on a wheel), so the cycles a warp spends in one state cost
+ * nothing, and the GPU can skip cycles in which nothing can happen.
  */
 #ifndef GPUSIM_SM_H
 #define GPUSIM_SM_H
