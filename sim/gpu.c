@@ -50,10 +50,10 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     while (rc == 0) {
         /* dispatch: one block per SM per cycle, round robin from an SM that
          * moves on every cycle (cycles the loop skips included) */
-        uint64_t rr = (t.now - start) % (uint64_t)nsms;
-        for (int i = 0; i < nsms && next_block < k.nctas; i++) {
-            Sm *sm = &sms[(rr + (uint64_t)i) % (uint64_t)nsms];
-            if (sm_can_fit(sm, &t.occ) && sm_launch_cta(sm, &t, next_block) == 0) next_block++;
+        if (next_block < k.nctas) {
+            int s = (int)((t.now - start) % (uint64_t)nsms);
+            for (int i = 0; i < nsms && next_block < k.nctas; i++, s = s + 1 == nsms ? 0 : s + 1)
+                if (sm_can_fit(&sms[s], &t.occ) && sm_launch_cta(&sms[s], &t, next_block) == 0) next_block++;
         }
         if (ms) deliver(ms, sms, &t);
         uint64_t next = SM_NEVER;
