@@ -7,6 +7,38 @@
 #include <string.h>
 
 /* ---- setup -------------------------------------------------------------------- */
+/* Take the next `bytes` of the SM's arena (8-byte aligned); with base NULL,
+ * only count. */
+static void *carve(char *base, size_t *off, size_t bytes)
+{
+    void *p = base ? base + *off : NULL;
+    *off += (bytes + 7) & ~(size_t)7;
+    return p;
+}
+
+/* The scheduler's bookkeeping lives in one allocation, the sets it reads
+ * every cycle first, so a cycle touches few cache lines. */
+static size_t lay_out(Sm *sm, char *base)
+{
+    size_t off = 0, nw = (size_t)sm->nwords, ns = (size_t)sm->nslots;
+    sm->due = carve(base, &off, nw * 8);
+    sm->fetchable = carve(base, &off, nw * 8);
+    sm->refetch = carve(base, &off, nw * 8);
+    sm->far = carve(base, &off, nw * 8);
+    sm->sched_slots = carve(base, &off, (size_t)sm->nsched * nw * 8);
+    for (int p = 0; p < PIPE_COUNT; p++) sm->pipe_free[p] = carve(base, &off, (size_t)sm->pipe_groups[p] * 8);
+    sm->sched = carve(base, &off, (size_t)sm->nsched * sizeof *sm->sched);
+    sm->wake = carve(base, &off, ns * sizeof *sm->wake);
+    sm->wheel = carve(base, &off, SM_WHEEL * nw * 8);
+    for (int i = 0; base && i < sm->nsched; i++) {
+        sm->sched[i].order = carve(base, &off, ns * sizeof(int));
+        sm->sched[i].pos = carve(base, &off, ns * sizeof(int));
+    }
+    if (!base) off += (size_t)sm->nsched * 2 * ((ns * sizeof(int) + 7) & ~(size_t)7);
+    sm->rank = carve(base, &off, ns * sizeof *sm->rank);
+    return off;
+}
+
 int sm_init(Sm *sm, int id, const Config *cfg)
 {
     memset(sm, 0, sizeof *sm);
@@ -15,36 +47,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     sm->nslots = cfg->sm.max_warps;
     sm->nctas = cfg->sm.max_blocks;
     sm->nsched = cfg->sm.schedulers;
-    sm->slots = calloc((size_t)sm->nslots, sizeof *sm->slots);
-    sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
-    sm->sched = calloc((size_t)sm->nsched, sizeof *sm->sched);
     sm->nwords = (sm->nslots + 63) / 64;
-    size_t nw = (size_t)sm->nwords;
-    sm->wake = malloc((size_t)sm->nslots * sizeof *sm->wake);
-    sm->fetchable = calloc(nw, sizeof *sm->fetchable);
-    sm->refetch = calloc(nw, sizeof *sm->refetch);
-    sm->due = calloc(nw, sizeof *sm->due);
-    sm->far = calloc(nw, sizeof *sm->far);
-    sm->wheel = calloc(SM_WHEEL * nw, sizeof *sm->wheel);
-    sm->sched_slots = calloc((size_t)sm->nsched * nw, sizeof *sm->sched_slots);
-    sm->rank = calloc((size_t)sm->nslots, sizeof *sm->rank);
-    if (!sm->slots || !sm->ctas || !sm->sched || !sm->wake || !sm->fetchable || !sm->refetch || !sm->due || !sm->far ||
-        !sm->wheel || !sm->sched_slots || !sm->rank)
-        return -1;
-    for (int i = 0; i < sm->nslots; i++) {
-        sm->wake[i] = SM_NEVER;
-        sm->sched_slots[(i % sm->nsched) * nw + (size_t)i / 64] |= 1ull << (i % 64);   /* slot % schedulers */
-    }
-    sm->far_min = SM_NEVER;
-    sm->refetch_min = SM_NEVER;
-    sm->fit = -1;
-    for (int i = 0; i < sm->nsched; i++) {
-        sm->sched[i].order = calloc((size_t)sm->nslots, sizeof(int));
-        sm->sched[i].pos = calloc((size_t)sm->nslots, sizeof(int));
-        sm->sched[i].last = -1;
-        sm->sched[i].last_pos = -1;
-        if (!sm->sched[i].order || !sm->sched[i].pos) return -1;
-    }
     int ws = cfg->sm.warp_size;
     /* a warp instruction occupies a pipe for warp_size / width cycles */
     int width[PIPE_COUNT] = { cfg->unit.sp_width, cfg->unit.dp_width, cfg->unit.sfu_width, cfg->unit.lsu_width };
@@ -52,9 +55,24 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     for (int p = 0; p < PIPE_COUNT; p++) {
         sm->pipe_groups[p] = groups[p] > 0 ? groups[p] : 1;
         sm->pipe_ii[p] = width[p] > 0 ? (ws + width[p] - 1) / width[p] : 1;
-        sm->pipe_free[p] = calloc((size_t)sm->pipe_groups[p], sizeof(uint64_t));
-        if (!sm->pipe_free[p]) return -1;
     }
+    sm->slots = calloc((size_t)sm->nslots, sizeof *sm->slots);
+    sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
+    sm->arena = calloc(1, lay_out(sm, NULL));
+    if (!sm->slots || !sm->ctas || !sm->arena) return -1;
+    lay_out(sm, sm->arena);
+    size_t nw = (size_t)sm->nwords;
+    for (int i = 0; i < sm->nslots; i++) {
+        sm->wake[i] = SM_NEVER;
+        sm->sched_slots[(i % sm->nsched) * nw + (size_t)i / 64] |= 1ull << (i % 64);   /* slot % schedulers */
+    }
+    for (int i = 0; i < sm->nsched; i++) {
+        sm->sched[i].last = -1;
+        sm->sched[i].last_pos = -1;
+    }
+    sm->far_min = SM_NEVER;
+    sm->refetch_min = SM_NEVER;
+    sm->fit = -1;
     return 0;
 }
 
@@ -62,19 +80,9 @@ void sm_free(Sm *sm)
 {
     for (int i = 0; sm->slots && i < sm->nslots; i++) scoreboard_free(&sm->slots[i].sb);
     for (int i = 0; sm->ctas && i < sm->nctas; i++) if (sm->ctas[i].used) cta_free(&sm->ctas[i].cta);
-    for (int i = 0; sm->sched && i < sm->nsched; i++) { free(sm->sched[i].order); free(sm->sched[i].pos); }
-    for (int p = 0; p < PIPE_COUNT; p++) free(sm->pipe_free[p]);
     free(sm->slots);
     free(sm->ctas);
-    free(sm->sched);
-    free(sm->wake);
-    free(sm->fetchable);
-    free(sm->refetch);
-    free(sm->due);
-    free(sm->far);
-    free(sm->wheel);
-    free(sm->sched_slots);
-    free(sm->rank);
+    free(sm->arena);
     memset(sm, 0, sizeof *sm);
 }
 

@@ -81,6 +81,7 @@ typedef struct Sched {
 typedef struct Sm {
     int id;
     const Config *cfg;
+    void *arena;                       /* one allocation for the arrays below (sm.c) */
     SmWarp *slots; int nslots;
     uint64_t *wake;                    /* per slot: nothing to evaluate before this cycle */
     /* The wake-up wheel (sm.c): each resident warp with a wake cycle sits in
