@@ -60,7 +60,6 @@ Deps *deps_build(const Entry *e)
 
 int scoreboard_init(Scoreboard *s, int n)
 {
-    s->n = n;
     s->pending = 0;
     s->ready = calloc((size_t)(n ? n : 1), sizeof *s->ready);
     s->kind = calloc((size_t)(n ? n : 1), 1);

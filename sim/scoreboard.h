@@ -39,7 +39,6 @@ Deps *deps_build(const Entry *e);
 typedef struct Scoreboard {
     uint64_t *ready;     /* cycle at which the register's pending value lands */
     uint8_t *kind;       /* PendKind of that write */
-    int n;
     /* Registers that may still have a write in flight (scoreboard_bit): set
      * by scoreboard_set, cleared when a check finds the value landed.  A
      * clear bit means ready <= now, so checks skip reading ready[]. */

@@ -47,6 +47,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     sm->nslots = cfg->sm.max_warps;
     sm->nctas = cfg->sm.max_blocks;
     sm->nsched = cfg->sm.schedulers;
+    sm->policy = cfg->sched.policy;
     sm->nwords = (sm->nslots + 63) / 64;
     int ws = cfg->sm.warp_size;
     /* a warp instruction occupies a pipe for warp_size / width cycles */
@@ -56,7 +57,8 @@ int sm_init(Sm *sm, int id, const Config *cfg)
         sm->pipe_groups[p] = groups[p] > 0 ? groups[p] : 1;
         sm->pipe_ii[p] = width[p] > 0 ? (ws + width[p] - 1) / width[p] : 1;
     }
-    sm->slots = calloc((size_t)sm->nslots, sizeof *sm->slots);
+    sm->slots = aligned_alloc(64, (size_t)sm->nslots * sizeof *sm->slots);   /* 64-byte records */
+    if (sm->slots) memset(sm->slots, 0, (size_t)sm->nslots * sizeof *sm->slots);
     sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
     sm->arena = calloc(1, lay_out(sm, NULL));
     if (!sm->slots || !sm->ctas || !sm->arena) return -1;
@@ -361,10 +363,14 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->inflight ? SM_NEVER : sw->mem_done; return v; }
     /* a barrier releases its warps from the next cycle on, whichever
      * scheduler looks at them first */
-    if (sw->at_barrier || sw->released == now) {
-        v.reason = STALL_BARRIER;
-        v.until = sw->at_barrier ? SM_NEVER : now + 1;
-        return v;
+    if (sw->at_barrier) {
+        if (sw->released >= now) {         /* still waiting, or released this cycle */
+            v.reason = STALL_BARRIER;
+            v.until = sw->released == SM_NEVER ? SM_NEVER : now + 1;
+            return v;
+        }
+        sw->at_barrier = 0;
+        sw->released = SM_NEVER;
     }
     if (sw->ibuf == 0) {
         /* the fetch unit refills it at the end of a cycle (sm_fetch) */
@@ -412,8 +418,7 @@ static void release_cta(Sm *sm, int cta, uint64_t now)
     for (int s = 0; s < sm->nslots; s++) {
         SmWarp *sw = &sm->slots[s];
         if (!sw->resident || sw->cta != cta) continue;
-        if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;
-        sw->at_barrier = sw->w->at_barrier;
+        if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;   /* at_barrier clears next cycle */
         if (sm->wake[s] > now + 1) wake_set(sm, s, now + 1);
     }
     if (sm->woken > now + 1) sm->woken = now + 1;
@@ -529,7 +534,8 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
          * warp again once the target is known, lat.branch cycles later */
         uint32_t npc = warp_pc(w);
         sw->pc = npc;
-        sw->at_barrier = w->at_barrier;
+        sw->at_barrier = (uint8_t)w->at_barrier;
+        sw->released = SM_NEVER;
         sw->ibuf--;
         sw->after_branch = npc != pc + 1;
         if (sw->after_branch) {
@@ -612,7 +618,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;
     int order[WARP_MAX * 64], visit[WARP_MAX * 64], visit_key[WARP_MAX * 64];
     int retiring[WARP_MAX * 64], nretire = 0;
-    int policy = sm->cfg->sched.policy;
+    int policy = sm->policy;
     wheel_advance(sm, now);
     for (int s = 0; s < sm->nsched && !t->faulted; s++) {
         /* The scheduler's due warps in the policy's order: oldest by age,

@@ -29,28 +29,31 @@
 typedef enum Pipe { PIPE_SP, PIPE_DP, PIPE_SFU, PIPE_LSU, PIPE_NONE, PIPE_COUNT = PIPE_NONE } Pipe;
 
 typedef struct SmWarp {
+    /* First cache line: what the scheduler reads to judge a warp (evaluate)
+     * and to record its state, so most looks touch one line. */
+    _Alignas(64) Scoreboard sb;
+    uint64_t fetch_ready;    /* earliest cycle the fetch unit may serve it */
+    uint64_t mem_done;       /* completion of its last memory access (membar, drain) */
+    uint64_t since;          /* its current state began */
+    uint32_t pc;             /* copy of the warp's pc, kept at issue */
+    uint32_t line;           /* source line the state is charged to */
+    uint16_t inflight;       /* memory accesses the hierarchy has not answered yet */
+    uint8_t state;           /* StallReason: current state */
+    uint8_t ibuf;            /* decoded instructions buffered (at pc onwards) */
+    uint8_t finishing;       /* exited, draining outstanding memory */
+    uint8_t at_barrier;      /* waiting at a barrier (copy kept at issue and release) */
+    uint8_t after_branch;    /* waiting for a branch target: branch_resolving */
+    uint8_t operands_ready;  /* scoreboard and membar checks passed for its pc */
+    /* The rest: read at issue, release, dispatch and retirement. */
+    uint64_t released;       /* cycle a barrier released it (it goes on the next); SM_NEVER */
     Warp *w;                 /* functional state, inside its Cta */
+    SmStats *smst;           /* its SM's counters */
     int cta;                 /* index into Sm.ctas */
     int sched;               /* scheduler: slot % schedulers */
     uint64_t age;            /* dispatch order, for GTO and oldest-first */
-    Scoreboard sb;
-    int ibuf;                /* decoded instructions buffered (at pc onwards) */
-    uint64_t fetch_ready;    /* earliest cycle the fetch unit may serve it */
-    int after_branch;        /* waiting for a branch target: branch_resolving */
-    uint64_t mem_done;       /* completion of its last memory access (membar, drain) */
-    int inflight;            /* memory accesses the hierarchy has not answered yet */
-    int finishing;           /* exited, draining outstanding memory */
-    StallReason state;       /* current state and since when */
-    uint64_t since;
-    uint32_t line;           /* source line the state is charged to */
-    int resident;
     uint64_t dispatched;     /* cycle it became resident */
+    int resident;
     int slot;                /* its index in Sm.slots */
-    int operands_ready;      /* scoreboard and membar checks passed for its pc */
-    uint32_t pc;             /* copies of the warp's pc and at_barrier, kept at */
-    int at_barrier;          /* issue and barrier release: the scheduler reads only SmWarp */
-    uint64_t released;       /* cycle a barrier released it (it goes on the next) */
-    SmStats *smst;           /* its SM's counters */
 } SmWarp;
 
 typedef struct SmCta {
@@ -79,41 +82,44 @@ typedef struct Sched {
 } Sched;
 
 typedef struct Sm {
-    int id;
-    const Config *cfg;
-    void *arena;                       /* one allocation for the arrays below (sm.c) */
-    SmWarp *slots; int nslots;
-    uint64_t *wake;                    /* per slot: nothing to evaluate before this cycle */
+    /* What every cycle reads, first. */
+    uint64_t next_wake;                /* no warp needs a look before this */
+    uint64_t woken;                    /* earliest wake set during this cycle */
     /* The wake-up wheel (sm.c): each resident warp with a wake cycle sits in
      * exactly one of `due` (the cycle has come), bucket wake % SM_WHEEL of
      * `wheel` (due within SM_WHEEL cycles of wheel_now) or `far` (later), so
      * a cycle visits only the warps that can change.  Bit sets of slots,
      * nwords words each. */
-    int nwords;
-    uint64_t *due, *far, *wheel;       /* wheel: SM_WHEEL sets */
     uint64_t wheel_occ;                /* bit b: bucket b is not empty */
     uint64_t wheel_now;                /* the cycle the wheel has reached */
     uint64_t far_min;                  /* earliest wake in far (SM_NEVER if empty) */
+    uint64_t refetch_min;              /* earliest fetch_ready among refetch */
+    uint64_t *due, *far, *wheel;       /* wheel: SM_WHEEL sets */
     uint64_t *sched_slots;             /* per scheduler: its slots (nwords words each) */
-    int *rank;                         /* per slot: visiting order this cycle (scratch) */
     uint64_t *fetchable;               /* bit per slot: the fetch unit may serve it now */
     uint64_t *refetch;                 /* bit per slot: it may once its branch target is known */
-    uint64_t refetch_min;              /* earliest fetch_ready among those */
-    SmCta *ctas; int nctas;
-    Sched *sched; int nsched;
-    int warps_used, regs_used, blocks_used;
-    int fit;                           /* sm_can_fit's answer, -1 until asked again */
-    uint32_t smem_used;
+    uint64_t *wake;                    /* per slot: nothing to evaluate before this cycle */
+    SmWarp *slots;
+    Sched *sched;
+    const Config *cfg;
+    int nslots, nwords, nsched, policy;   /* policy: cfg->sched.policy */
+    int fetch_rr;                      /* fetch unit: next slot to consider */
+    int blocks_used;
     uint64_t *pipe_free[PIPE_COUNT];   /* per group: cycle it accepts an instruction */
     int pipe_groups[PIPE_COUNT];
     int pipe_ii[PIPE_COUNT];           /* initiation interval: warp_size / width */
+    int *rank;                         /* per slot: visiting order this cycle (scratch) */
+    SmRetry retry;                     /* active: read every cycle */
+    /* The rest. */
+    int id;
+    void *arena;                       /* one allocation for the arrays above (sm.c) */
+    SmCta *ctas; int nctas;
+    int warps_used, regs_used;
+    int fit;                           /* sm_can_fit's answer, -1 until asked again */
+    uint32_t smem_used;
     uint64_t next_age;
-    uint64_t next_wake;                /* no warp needs a look before this */
-    uint64_t woken;                    /* earliest wake set during this cycle */
-    int fetch_rr;                      /* fetch unit: next slot to consider */
     int issued[8];                     /* per scheduler: slot issued this cycle, -1 none (--step) */
     uint32_t issued_pc[8];
-    SmRetry retry;
     uint64_t active_since;             /* for sm__cycles_active (SmStats.active_cycles) */
 } Sm;
 
