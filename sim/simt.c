@@ -2,13 +2,18 @@
 #include "simt.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void push(SimtStack *s, uint32_t pc, uint32_t rpc, LaneMask mask)
 {
     if (s->depth == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 8;
-        s->e = realloc(s->e, (size_t)s->cap * sizeof *s->e);
-        if (!s->e) abort();
+        int cap = s->cap * 2;
+        SimtEntry *e = s->e == s->in_place ? malloc((size_t)cap * sizeof *e)
+                                           : realloc(s->e, (size_t)cap * sizeof *e);
+        if (!e) abort();
+        if (s->e == s->in_place) memcpy(e, s->in_place, sizeof s->in_place);
+        s->e = e;
+        s->cap = cap;
     }
     s->e[s->depth++] = (SimtEntry){ pc, rpc, mask };
     if (s->depth > s->max_depth) s->max_depth = s->depth;
@@ -16,6 +21,8 @@ static void push(SimtStack *s, uint32_t pc, uint32_t rpc, LaneMask mask)
 
 void simt_init(SimtStack *s, uint32_t pc, LaneMask mask)
 {
+    s->e = s->in_place;
+    s->cap = SIMT_IN_PLACE;
     s->depth = 0;
     s->max_depth = 0;
     if (mask) push(s, pc, SIMT_NO_RPC, mask);
@@ -23,7 +30,7 @@ void simt_init(SimtStack *s, uint32_t pc, LaneMask mask)
 
 void simt_free(SimtStack *s)
 {
-    free(s->e);
+    if (s->e != s->in_place) free(s->e);
     s->e = NULL;
     s->depth = s->cap = 0;
 }

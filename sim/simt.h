@@ -33,12 +33,18 @@ typedef struct SimtEntry {
 
 #define SIMT_NO_RPC 0xffffffffu
 
+#define SIMT_IN_PLACE 4
+
 typedef struct SimtStack {
-    SimtEntry *e;
+    SimtEntry *e;            /* in_place until the stack grows deeper */
     int depth, cap;
     int max_depth;           /* deepest nesting seen, for reports */
+    SimtEntry in_place[SIMT_IN_PLACE];   /* shallow stacks need no allocation, and the
+                                            top entry sits beside the warp's other state */
 } SimtStack;
 
+/* s is zeroed or freed; it must not be copied once initialised (e may
+ * point into it). */
 void simt_init(SimtStack *s, uint32_t pc, LaneMask mask);
 void simt_free(SimtStack *s);
 static inline SimtEntry *simt_top(SimtStack *s) { return &s->e[s->depth - 1]; }
