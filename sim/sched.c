@@ -1,6 +1,7 @@
-/* sched.c - warp scheduler policies.  Each returns its warps in the order it
- * would issue them; the SM issues the first ready ones.  Ties never arise:
- * every order is a fixed function of slot ages and the last issued warp.
+/* sched.c - warp scheduler policies.  sched_keys puts the warps that are due
+ * this cycle in the order the policy would issue them; the SM issues the
+ * first ready ones.  Ties never arise: every order is a fixed function of
+ * slot ages and the last issued warp.
  *
  *   lrr        loose round robin: start after the warp issued last.
  *   gto        greedy then oldest: keep issuing the last warp while it is
@@ -10,6 +11,7 @@
  *              long-latency memory (or at a barrier, or draining) compete,
  *              round robin among them.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "sim/sm.h"
@@ -34,52 +36,50 @@ void sched_remove(Sched *s, int slot)
         }
 }
 
-static int rotate_after(const Sched *s, const int *in, int n, int *out)
-{
-    int start = 0;
-    for (int i = 0; i < n; i++)
-        if (in[i] == s->last) { start = i + 1; break; }
-    for (int i = 0; i < n; i++) out[i] = in[(start + i) % n];
-    return n;
-}
-
-int sched_order(const Sm *sm, int si, int *out, int *ncand)
+void sched_keys(Sm *sm, int si, const int *slots, int n, int *keys, int *ncand)
 {
     const Sched *s = &sm->sched[si];
-    *ncand = s->n;
-    switch (sm->cfg->sched.policy) {
-    case SCHED_LRR:
-        return rotate_after(s, s->order, s->n, out);
-    case SCHED_GTO: {
-        int n = 0, pos = -1;
-        for (int i = 0; i < s->n; i++) if (s->order[i] == s->last) pos = i;
-        if (pos >= 0) out[n++] = s->last;
-        for (int i = 0; i < s->n; i++) if (i != pos) out[n++] = s->order[i];
-        return n;
-    }
+    *ncand = INT_MAX;
+    switch (sm->policy) {
     case SCHED_TWO_LEVEL: {
-        /* the active pool first (round robin), then everyone else */
-        int active[WARP_MAX * 64], na = 0, n = 0;
+        /* the active pool first, round robin after the last-issued warp,
+         * then everyone else by age */
+        int pool[WARP_MAX * 64], np = 0, start = 0;
         int limit = sm->cfg->sched.two_level_active;
-        for (int i = 0; i < s->n && na < limit; i++) {
+        for (int i = 0; i < s->n && np < limit; i++) {
             const SmWarp *w = &sm->slots[s->order[i]];
             /* warps waiting on long latency or on others (barrier, drain)
              * leave the pool, so it never fills with warps that cannot go */
             if (w->state != STALL_LONG_SCOREBOARD && w->state != STALL_BARRIER && w->state != STALL_DRAIN &&
                 w->state != STALL_MEMBAR && !w->w->at_barrier && !w->finishing)
-                active[na++] = s->order[i];
+                pool[np++] = s->order[i];
         }
-        n = rotate_after(s, active, na, out);
-        *ncand = na;
-        for (int i = 0; i < s->n; i++) {
-            int in_pool = 0;
-            for (int k = 0; k < na; k++) if (active[k] == s->order[i]) in_pool = 1;
-            if (!in_pool) out[n++] = s->order[i];
+        for (int i = 0; i < np; i++)
+            if (pool[i] == s->last) { start = i + 1; break; }
+        for (int i = 0; i < s->n; i++) sm->rank[s->order[i]] = np + i;   /* outside the pool */
+        for (int i = 0; i < np; i++) sm->rank[pool[(start + i) % np]] = i;
+        for (int i = 0; i < n; i++) keys[i] = sm->rank[slots[i]];
+        *ncand = np;
+        return;
+    }
+    case SCHED_GTO: case SCHED_LRR: {
+        if (n < 2) { keys[0] = 0; return; }     /* one warp: no order to find */
+        /* GTO: the last-issued warp first, then by age; LRR: by age from
+         * the warp after the last-issued one, wrapping */
+        int start = 0, first = -1;
+        if (s->last_pos >= 0) {
+            if (sm->policy == SCHED_GTO) first = s->order[s->last_pos];
+            else start = s->last_pos + 1 == s->n ? 0 : s->last_pos + 1;
         }
-        return n;
+        for (int i = 0; i < n; i++) {
+            int key = s->pos[slots[i]] - start;
+            key += key < 0 ? s->n : 0;
+            keys[i] = slots[i] == first ? -1 : key;
+        }
+        return;
     }
     default:   /* SCHED_OLDEST */
-        memcpy(out, s->order, (size_t)s->n * sizeof *out);
-        return s->n;
+        for (int i = 0; i < n; i++) keys[i] = s->pos[slots[i]];
+        return;
     }
 }

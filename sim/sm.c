@@ -421,7 +421,6 @@ static void release_cta(Sm *sm, int cta, uint64_t now)
         if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;   /* at_barrier clears next cycle */
         if (sm->wake[s] > now + 1) wake_set(sm, s, now + 1);
     }
-    if (sm->woken > now + 1) sm->woken = now + 1;
 }
 
 /* The hierarchy's answer for an access (or the retried one). */
@@ -613,18 +612,14 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     if (!sm->blocks_used) return SM_NEVER;
     uint64_t now = t->now;
     if (now < sm->next_wake) return sm->next_wake;    /* nothing here can change yet */
-    sm->woken = SM_NEVER;
     if (sm->retry.active) retry_access(sm, t);
-    for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;
-    int order[WARP_MAX * 64], visit[WARP_MAX * 64], visit_key[WARP_MAX * 64];
+    if (t->step) for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;   /* for --step */
+    int visit[WARP_MAX * 64], visit_key[WARP_MAX * 64];
     int retiring[WARP_MAX * 64], nretire = 0;
     int policy = sm->policy;
     wheel_advance(sm, now);
     for (int s = 0; s < sm->nsched && !t->faulted; s++) {
-        /* The scheduler's due warps in the policy's order: oldest by age,
-         * GTO the last-issued warp first and then by age, LRR by age from
-         * the warp after the last-issued one; two-level builds its order
-         * (sched.c). */
+        /* The scheduler's due warps, in its policy's order (sched.c). */
         const Sched *sc = &sm->sched[s];
         const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
         int nd = 0;
@@ -634,23 +629,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             for (; taken; taken &= taken - 1) visit[nd++] = wi * 64 + __builtin_ctzll(taken);
         }
         if (nd == 0) continue;
-        int ncand = nd;
-        if (policy == SCHED_TWO_LEVEL) {
-            int n = sched_order(sm, s, order, &ncand);
-            for (int i = 0; i < n; i++) sm->rank[order[i]] = i;
-            for (int i = 0; i < nd; i++) visit_key[i] = sm->rank[visit[i]];
-        } else if (nd > 1) {
-            int n = sc->n, start = 0, first = -1;
-            if (policy != SCHED_OLDEST && sc->last_pos >= 0) {
-                if (policy == SCHED_GTO) first = sc->order[sc->last_pos];
-                else start = sc->last_pos + 1 == n ? 0 : sc->last_pos + 1;
-            }
-            for (int i = 0; i < nd; i++) {
-                int key = sc->pos[visit[i]] - start;      /* age order from start, wrapping */
-                key += key < 0 ? n : 0;
-                visit_key[i] = visit[i] == first ? -1 : key;   /* GTO: the last-issued warp first */
-            }
-        }
+        int ncand;
+        sched_keys(sm, s, visit, nd, visit_key, &ncand);
         /* insertion sort by key: a handful of warps fall due at once */
         for (int i = 1; i < nd; i++) {
             int slot = visit[i], key = visit_key[i], j = i;
@@ -666,9 +646,9 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
             Verdict v = evaluate(sm, t, sw);
-            int candidate = policy != SCHED_TWO_LEVEL || visit_key[i] < ncand;   /* in two-level's pool */
+            int candidate = visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
-                if (s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
+                if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
                 issue(sm, t, slot, &v);
                 sm->sched[s].last = slot;
                 sm->sched[s].last_pos = policy == SCHED_TWO_LEVEL ? -1 : sc->pos[slot];
@@ -692,7 +672,6 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     uint64_t f = sm_fetch(sm, t);
     if (f < next) next = f;
     if (sm->retry.active) next = now + 1;
-    if (sm->woken < next) next = sm->woken;
     sm->next_wake = next;
     return next;
 }

@@ -84,7 +84,6 @@ typedef struct Sched {
 typedef struct Sm {
     /* What every cycle reads, first. */
     uint64_t next_wake;                /* no warp needs a look before this */
-    uint64_t woken;                    /* earliest wake set during this cycle */
     /* The wake-up wheel (sm.c): each resident warp with a wake cycle sits in
      * exactly one of `due` (the cycle has come), bucket wake % SM_WHEEL of
      * `wheel` (due within SM_WHEEL cycles of wheel_now) or `far` (later), so
@@ -165,10 +164,11 @@ void sm_wake(Sm *sm, int slot, uint64_t when);
  * at cycle `when`: its destination registers are ready. */
 void sm_mem_complete(Sm *sm, Timing *t, int slot, uint32_t tag, uint64_t when);
 
-/* Scheduler policy (sched.c): fill out[] with all of scheduler s's warps,
- * those allowed to issue this cycle first, in the policy's order; returns
- * the count and sets *ncand to how many may issue. */
-int sched_order(const Sm *sm, int s, int *out, int *ncand);
+/* Scheduler policy (sched.c): for the n warps of scheduler s that are due
+ * this cycle, slots[0..n), the order to look at them in: keys[i] for
+ * slots[i], smallest first.  Only warps with a key below *ncand may issue
+ * (two-level's pool; every warp for the other policies). */
+void sched_keys(Sm *sm, int s, const int *slots, int n, int *keys, int *ncand);
 void sched_add(Sched *s, int slot);   /* keeps order[] and pos[] */
 void sched_remove(Sched *s, int slot);
 
