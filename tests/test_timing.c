@@ -304,6 +304,37 @@ static void test_per_sm_counters_add_up(void **state)
     diag_free(&dl);
 }
 
+/* tests/data/barrier_release.s: warp 1 reads %clock at cycle a and its
+ * bar.sync, already in the buffer, issues at a + 1 on the SP group the mov
+ * left free; that completes the barrier, and both warps go on from the next
+ * cycle, a + 2, whichever scheduler they belong to and whatever the policy. */
+static void test_barrier_releases_next_cycle(void **state)
+{
+    (void)state;
+    const char *configs[] = { "configs/fermi.ini", "configs/volta.ini" };
+    const char *policies[] = { "sched.policy=gto", "sched.policy=lrr", "sched.policy=oldest" };
+    for (int ci = 0; ci < 2; ci++)
+        for (int pi = 0; pi < 3; pi++) {
+            Config c;
+            DiagList dl = { 0 };
+            config_defaults(&c);
+            assert_int_equal(config_load_file(&c, configs[ci], &dl), 0);
+            set(&c, policies[pi]);
+            Program *p = asm_assemble_file("tests/data/barrier_release.s", NULL, &dl);
+            assert_non_null(p);
+            Run r;
+            assert_int_equal(run_program(&r, p, &c, "test", &(RunOptions){ 0 }, &dl), RUN_OK);
+            const uint32_t *t = (const uint32_t *)mem_region_of_buffer(&r.mem, program_find_buffer(p, "t"))->data;
+            /* t[w*2] = clock before bar.sync, t[w*2+1] = clock after it */
+            assert_true(t[0] < t[2]);                 /* warp 0 waited for warp 1 */
+            assert_int_equal(t[3], t[2] + 2);
+            assert_int_equal(t[1], t[3]);
+            run_free(&r);
+            program_free(p);
+            diag_free(&dl);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_bank_conflicts_cost_cycles),
         cmocka_unit_test(test_every_policy_finishes),
         cmocka_unit_test(test_per_sm_counters_add_up),
+        cmocka_unit_test(test_barrier_releases_next_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
