@@ -63,7 +63,6 @@ void sched_keys(Sm *sm, int si, const int *slots, int n, int *keys, int *ncand)
         return;
     }
     case SCHED_GTO: case SCHED_LRR: {
-        if (n < 2) { keys[0] = 0; return; }     /* one warp: no order to find */
         /* GTO: the last-issued warp first, then by age; LRR: by age from
          * the warp after the last-issued one, wrapping */
         int start = 0, first = -1;

@@ -3,6 +3,7 @@
 
 #include "sim/lsu.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -629,8 +630,10 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             for (; taken; taken &= taken - 1) visit[nd++] = wi * 64 + __builtin_ctzll(taken);
         }
         if (nd == 0) continue;
-        int ncand;
-        sched_keys(sm, s, visit, nd, visit_key, &ncand);
+        /* one due warp needs no order, unless two-level must test its pool */
+        int ncand = INT_MAX;
+        visit_key[0] = 0;
+        if (nd > 1 || policy == SCHED_TWO_LEVEL) sched_keys(sm, s, visit, nd, visit_key, &ncand);
         /* insertion sort by key: a handful of warps fall due at once */
         for (int i = 1; i < nd; i++) {
             int slot = visit[i], key = visit_key[i], j = i;
