@@ -3,7 +3,7 @@
 // What it shows: coalescing (seed 003, "合并内存访问" / "全局内存与合并访问").
 // in is a ROWS x COLS row-major float matrix, out is COLS x ROWS.  A block is
 // a 32x32 tile of threads (as the H100 reference kernel transpose_naive in
-// shared/reference/h100/kernels.cu).  Thread (tx, ty) reads in[y][x] and
+// tests/validation/h100/kernels.cu).  Thread (tx, ty) reads in[y][x] and
 // writes out[x][y], with x = bx*32+tx and y = by*32+ty.  A warp is one row of
 // the tile (ty fixed, tx = 0..31), so its 32 loads are consecutive words: one
 // 128-byte line, 4 sectors (coalesced).  Its 32 stores go to 32 different

@@ -4,7 +4,7 @@
 // What it shows: removing bank conflicts by changing the layout (seed 003,
 // "共享内存与存储体冲突": the number of banks a stride-s access touches is
 // 32 / gcd(s, 32)).  Identical to transpose_shared.s (and to the H100
-// reference kernel transpose_padded in shared/reference/h100/kernels.cu)
+// reference kernel transpose_padded in tests/validation/h100/kernels.cu)
 // except that a tile row is TILE+1 = 33 words long.  The column read
 // tile[tx][ty] now touches words tx*33 + ty, i.e. bank (tx + ty) mod 32: a
 // stride of s = 33 and gcd(33, 32) = 1, so the 32 lanes hit 32 different

@@ -2,7 +2,7 @@
 // column: 32-way bank conflicts (seed 003).
 //
 // What it shows: shared-memory banks (seed 003, "共享内存与存储体冲突").  This
-// is the H100 reference kernel transpose_shared (shared/reference/h100/
+// is the H100 reference kernel transpose_shared (tests/validation/h100/
 // kernels.cu).  A 32x32 block loads a 32x32 tile of in with coalesced row
 // reads and stores it by row: tile[ty][tx] = in[y][x].  After bar.sync it
 // writes the transposed tile with coalesced row writes:

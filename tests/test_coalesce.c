@@ -2,7 +2,7 @@
  *
  * Hand-computed cases (strides, seed 003's stride-16 case, bytes, misaligned
  * bases, vectors, partial masks, 64-byte lines) and every global request and
- * sector count of the H100 reference (../shared/reference/h100/counters.csv),
+ * sector count of the H100 reference (tests/validation/h100/counters.csv),
  * each kernel of kernels.cu rebuilt warp by warp.
  */
 #include <setjmp.h>

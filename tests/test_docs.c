@@ -121,12 +121,78 @@ static void test_kernel_format_documented(void **state)
     free(doc);
 }
 
+/* The repo stands alone (issue 13): a clone has nothing beside it, so no
+ * file that make, the tests or the docs read may name a path outside the
+ * repo.  Walks the tracked top-level folders recursively. */
+#define OUTSIDE "../" "shared/"      /* split, so this file does not match itself */
+
+static int names_outside(const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int bad = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[1024];
+        if (strlen(dir) + strlen(e->d_name) + 2 > sizeof path) continue;
+        strcpy(path, dir);
+        strcat(path, "/");
+        strcat(path, e->d_name);
+        DIR *sub = depth < 6 ? opendir(path) : NULL;
+        if (sub) {
+            closedir(sub);
+            bad += names_outside(path, depth + 1);
+            continue;
+        }
+        size_t n = strlen(e->d_name);
+        int text = (n > 2 && (!strcmp(e->d_name + n - 2, ".c") || !strcmp(e->d_name + n - 2, ".h") ||
+                              !strcmp(e->d_name + n - 2, ".s"))) ||
+                   (n > 3 && (!strcmp(e->d_name + n - 3, ".md") || !strcmp(e->d_name + n - 3, ".sh"))) ||
+                   (n > 4 && !strcmp(e->d_name + n - 4, ".ini")) || !strcmp(e->d_name, "Makefile");
+        if (!text) continue;
+        char *s = slurp(path);
+        if (s && strstr(s, OUTSIDE)) {
+            print_error("%s names the shared folder beside the repo, which a clone does not have\n", path);
+            bad++;
+        }
+        free(s);
+    }
+    closedir(d);
+    return bad;
+}
+
+static void test_repo_stands_alone(void **state)
+{
+    (void)state;
+    const char *roots[] = { "Makefile", "README.md", "sim", "isa", "kernels", "configs", "tests", "docs" };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        DIR *d = opendir(roots[i]);
+        if (d) {
+            closedir(d);
+            bad += names_outside(roots[i], 0);
+            continue;
+        }
+        char *s = slurp(roots[i]);     /* a file at the top */
+        assert_non_null(s);
+        if (strstr(s, OUTSIDE)) { print_error("%s names the shared folder beside the repo\n", roots[i]); bad++; }
+        free(s);
+    }
+    assert_int_equal(bad, 0);
+    char *readme = slurp("tests/validation/h100/README.md");
+    assert_non_null(readme);           /* the measured data keep their origin beside them */
+    must_mention(readme, "tests/validation/h100/README.md", "Origin");
+    free(readme);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metrics_documented),
         cmocka_unit_test(test_kernels_documented),
         cmocka_unit_test(test_kernel_format_documented),
+        cmocka_unit_test(test_repo_stands_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
  * Hand-computed cases (strides, tiles, broadcast, seed 003's (a*i+b) mod 32
  * bank functions, 8- and 16-byte accesses, partial masks, 8-byte banks, 16
  * banks, atomics) and the shared-memory columns of the H100 reference
- * (../shared/reference/h100/counters.csv): bank_ld, transpose_shared,
+ * (tests/validation/h100/counters.csv): bank_ld, transpose_shared,
  * transpose_padded and tiled_mm, rebuilt warp by warp from kernels.cu.
  */
 #include <setjmp.h>

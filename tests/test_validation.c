@@ -1,8 +1,8 @@
 /* test_validation.c - gpusim against a real GPU (issue 5, "Validation
  * against real hardware"; docs/validation.md has the tables this test
  * checks).  Run from the repo root: the reference data is read at test time
- * from ../shared/reference/h100/ (CI has shared/ beside the repo), so the
- * test is the comparison.  A missing reference file fails the test; it
+ * from tests/validation/h100/ (a copy kept in the repo, with its origin in
+ * its README), so the test is the comparison.  A missing reference file fails the test; it
  * never skips.
  *
  * 1. Counters.  counters.csv holds what Nsight Compute read on an H100 for
@@ -47,7 +47,7 @@
 #include "sim/mem.h"
 #include "sim/run.h"
 
-#define REF_DIR    "../shared/reference/h100/"
+#define REF_DIR    "tests/validation/h100/"
 #define CSV_PATH   REF_DIR "counters.csv"
 #define LAT_PATH   REF_DIR "latency.txt"
 #define CU_PATH    REF_DIR "kernels.cu"
@@ -415,14 +415,14 @@ static void every_kernel_covered(void **state)
     }
 }
 
-/* The reference must be there: CI has shared/ beside the repo. */
+/* The reference must be there: it is part of the repo. */
 static void reference_present(void **state)
 {
     (void)state;
     const char *need[] = { CSV_PATH, LAT_PATH, CU_PATH };
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         if (!file_exists(need[i]))
-            fail_msg("%s is missing: the validation needs ../shared/reference/h100/ beside the repo", need[i]);
+            fail_msg("%s is missing: the validation needs the H100 reference data in the repo", need[i]);
     if (csv_nrows == 0) fail_msg("%s: no rows could be read (malformed?)", CSV_PATH);
     assert_true(csv_nrows >= 16);     /* the reference as written: 16 launches */
 }

@@ -1,4 +1,4 @@
-// bank_ld.s - the H100 reference kernel bank_ld (shared/reference/h100/kernels.cu):
+// bank_ld.s - the H100 reference kernel bank_ld (tests/validation/h100/kernels.cu):
 //
 //   __global__ void bank_ld(float* out, int stride) {
 //     __shared__ float s[1024];

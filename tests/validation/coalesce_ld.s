@@ -1,4 +1,4 @@
-// coalesce_ld.s - the H100 reference kernel coalesce_ld (shared/reference/h100/kernels.cu):
+// coalesce_ld.s - the H100 reference kernel coalesce_ld (tests/validation/h100/kernels.cu):
 //
 //   __global__ void coalesce_ld(const float* __restrict__ x, float* __restrict__ y, int stride, int offset) {
 //     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,4 @@
-// naive_mm.s - the H100 reference kernel naive_mm (shared/reference/h100/kernels.cu):
+// naive_mm.s - the H100 reference kernel naive_mm (tests/validation/h100/kernels.cu):
 //
 //   __global__ void naive_mm(const float* A, const float* B, float* C, int m, int n, int k) {
 //     int row = blockIdx.y * blockDim.y + threadIdx.y;

@@ -1,5 +1,5 @@
 // pointer_chase.s - memory latency by a dependent-load chain timed with
-// %clock64, as shared/reference/h100/latency.txt measures it on the H100.
+// %clock64, as tests/validation/h100/latency.txt measures it on the H100.
 //
 // One thread walks a chain over BYTES bytes of global memory at STRIDE bytes:
 // the 8-byte word at offset o holds o + STRIDE, the next load's offset

@@ -1,4 +1,4 @@
-// tiled_mm.s - the H100 reference kernel tiled_mm (shared/reference/h100/kernels.cu), TS = 16:
+// tiled_mm.s - the H100 reference kernel tiled_mm (tests/validation/h100/kernels.cu), TS = 16:
 //
 //   __global__ void tiled_mm(const float* A, const float* B, float* C, int m, int n, int k) {
 //     __shared__ float As[TS][TS];

@@ -1,5 +1,5 @@
 // transpose_naive.s - the H100 reference kernel transpose_naive
-// (shared/reference/h100/kernels.cu), TD = 32:
+// (tests/validation/h100/kernels.cu), TD = 32:
 //
 //   __global__ void transpose_naive(const float* in, float* out, int n) {
 //     int x = blockIdx.x * TD + threadIdx.x, y = blockIdx.y * TD + threadIdx.y;

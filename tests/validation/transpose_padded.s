@@ -1,5 +1,5 @@
 // transpose_padded.s - the H100 reference kernel transpose_padded
-// (shared/reference/h100/kernels.cu), TD = 32:
+// (tests/validation/h100/kernels.cu), TD = 32:
 //
 //   __global__ void transpose_padded(const float* in, float* out, int n) {
 //     __shared__ float tile[TD][TD + 1];
@@ -16,7 +16,7 @@
 // the row is padded to 33 words, so the column read tx*33 + ty hits banks
 // (tx + ty) mod 32: all different, 1 wavefront. Hardware counts a few hundred
 // stray shared-load wavefronts here (600 on the H100; see counters.csv and
-// shared/reference/h100/README.md); the simulator counts none.
+// tests/validation/h100/README.md); the simulator counts none.
 // Like the CUDA code it has no bounds test: N must be a multiple of 32.
 
 .define N 1024

@@ -1,5 +1,5 @@
 // transpose_shared.s - the H100 reference kernel transpose_shared
-// (shared/reference/h100/kernels.cu), TD = 32:
+// (tests/validation/h100/kernels.cu), TD = 32:
 //
 //   __global__ void transpose_shared(const float* in, float* out, int n) {
 //     __shared__ float tile[TD][TD];
@@ -15,7 +15,7 @@
 // each), one shared store by row (1 wavefront) and one shared load by column:
 // the tile is read by column: a warp (ty fixed) reads words tx*32 + ty, all in
 // bank ty: a 32-way bank conflict, 32 wavefronts. Hardware counts 211 more
-// wavefronts than the 32 per load (shared/reference/h100/README.md: the
+// wavefronts than the 32 per load (tests/validation/h100/README.md: the
 // counter is not perfectly clean).
 // Like the CUDA code it has no bounds test: N must be a multiple of 32.
 
