@@ -23,6 +23,7 @@ static const char *const sched_names[] = { CONFIG_SCHED_POLICIES(ENUM_NAME) NULL
 static const char *const write_names[] = { CONFIG_WRITE_POLICIES(ENUM_NAME) NULL };
 static const char *const dram_sched_names[] = { CONFIG_DRAM_SCHEDS(ENUM_NAME) NULL };
 static const char *const mem_model_names[] = { CONFIG_MEM_MODELS(ENUM_NAME) NULL };
+static const char *const core_schedule_names[] = { CONFIG_CORE_SCHEDULES(ENUM_NAME) NULL };
 #undef ENUM_NAME
 
 #define KIB 1024.0
@@ -74,6 +75,9 @@ static const ConfigKey keys[] = {
     K_INT("sm.shared_alloc_unit", sm.shared_alloc_unit, 128, 1, 64 * KIB, P2 | BY, "bytes", "Shared memory is granted per block in multiples of this."),
     K_INT("sm.ibuffer_depth", sm.ibuffer_depth, 2, 1, 64, 0, "instructions", "Decoded-instruction buffer entries per warp."),
     K_INT("sm.fetch_width", sm.fetch_width, 2, 1, 16, 0, "instructions", "Instructions decoded into a warp's buffer per fetch; the fetch unit serves one warp per cycle."),
+
+    K_ENUM("core.schedule", core.schedule, CORE_SCHEDULE_MACHINE, core_schedule_names,
+           "What a warp issues: the machine order, registers and instruction counts of the ptxas-like back end (isa/backend.h), or the PTX exactly as written, one instruction each."),
 
     K_ENUM("sched.policy", sched.policy, SCHED_GTO, sched_names, "Warp scheduling policy: loose round robin, greedy-then-oldest, oldest first, two-level."),
     K_INT("sched.two_level_active", sched.two_level_active, 6, 1, 2048, 0, "warps", "Active-pool size per scheduler for the two_level policy."),

@@ -2,6 +2,7 @@
 #include "sim/sm.h"
 
 #include "sim/lsu.h"
+#include "isa/backend.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -288,6 +289,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     t->st->ctas_launched++;
     t->st->sm[sm->id].ctas++;
     t->st->warps_launched += (uint64_t)sc->cta.nwarps;
+    if (t->k->machine) t->st->sm[sm->id].inst += (uint64_t)sc->cta.nwarps * (uint64_t)e->prologue_minst;
     return 0;
 }
 
@@ -331,9 +333,12 @@ static Pipe pipe_of(const Instr *in)
 }
 
 /* Result latency and the kind of wait it causes. */
-static uint64_t latency(const Config *c, const Instr *in, int space, PendKind *kind)
+static uint64_t latency(const Config *c, const Instr *in, int space, int machine, PendKind *kind)
 {
     *kind = PEND_FIXED;
+    /* an S2R waits like a short-scoreboard producer (Nsight shows its
+     * consumers in short_scoreboard), with the SFU's latency */
+    if (machine && in->mclass == MCLS_S2R) { *kind = PEND_SHORT; return (uint64_t)c->lat.sfu; }
     switch ((Unit)in->unit) {
     case UNIT_ALU:
         return (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_DIV || in->op == OP_REM)
@@ -348,6 +353,36 @@ static uint64_t latency(const Config *c, const Instr *in, int space, PendKind *k
         return (uint64_t)c->lat.global_fixed;
     default: return 1;
     }
+}
+
+/* A folded instruction (machine count 0: ld.param, cvta.to.global, the add
+ * of a fused IMAD.WIDE, ...) takes no issue slot and no pipe: it executes
+ * as soon as it is the warp's next instruction and its sources are known,
+ * and its result is ready when its latest source is, as if its work were
+ * part of the instructions around it.  1 folded, 0 must wait (a source or
+ * destination waits on memory, or the destination has a write in flight),
+ * -1 fault. */
+static int fold(const Timing *t, SmWarp *sw)
+{
+    uint32_t pc = sw->pc;
+    const Deps *d = &t->deps[pc];
+    uint64_t now = t->now, ready = now;
+    uint8_t kind = PEND_FIXED;
+    for (int i = 0; i < d->nread; i++) {
+        uint64_t r = sw->sb.ready[d->reg[i]];
+        if (r <= now) continue;
+        if (r == SB_NEVER) return 0;
+        if (r > ready) { ready = r; kind = sw->sb.kind[d->reg[i]]; }
+    }
+    for (int i = d->nread; i < d->nread + d->nwrite; i++)
+        if (sw->sb.ready[d->reg[i]] > now) return 0;
+    ExecOut out;
+    IssueResult r = warp_issue(t->k, sw->w, &out);
+    if (r == ISSUE_FAULT) return -1;
+    if (d->nwrite && ready > now) scoreboard_set(&sw->sb, d, ready, (PendKind)kind);
+    sw->pc = warp_pc(sw->w);
+    sw->operands_ready = 0;
+    return 1;
 }
 
 typedef struct Verdict {
@@ -379,8 +414,15 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
         v.until = sw->fetch_ready > now ? sw->fetch_ready + 1 : now + 1;
         return v;
     }
-    uint32_t pc = sw->pc;
     const Entry *e = t->k->entry;
+    if (t->k->machine) {
+        while (sw->pc < (uint32_t)e->ncode && e->code[sw->pc].minst == 0) {
+            int f = fold(t, sw);
+            if (f < 0) { v.reason = STALL_SELECTED; return v; }   /* fault: issue() reports it */
+            if (f == 0) break;
+        }
+    }
+    uint32_t pc = sw->pc;
     if (pc >= (uint32_t)e->ncode) return v;
     const Instr *in = &e->code[pc];
     /* Once a warp's next instruction has its operands, nothing but its own
@@ -502,9 +544,11 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     }
     LsuCost cost = { 1, 0, 0 };
     if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st);
+    /* an expansion into n machine instructions takes n issue slots */
+    int slots = t->k->machine && pc < (uint32_t)e->ncode && e->code[pc].minst > 1 ? e->code[pc].minst : 1;
     /* a shared access holds the pipe for one cycle per wavefront at least:
      * each bank conflict is a replay (mio_throttle for the warps behind) */
-    uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe];
+    uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe] * (uint64_t)slots;
     if (cost.wavefronts > 1 && (uint64_t)cost.wavefronts > busy) busy = (uint64_t)cost.wavefronts;
     if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + busy;
     if (pc < (uint32_t)e->ncode) {
@@ -518,13 +562,14 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], done, missed ? PEND_IMC : PEND_FIXED);
         } else {
             PendKind kind;
-            uint64_t lat = latency(c, in, space, &kind);
+            uint64_t lat = latency(c, in, space, t->k->machine, &kind);
+            lat += (uint64_t)(slots - 1);             /* an expansion's result comes with its last part */
             lat += (uint64_t)(cost.wavefronts - 1);   /* replays delay the result */
             if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
             if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
         }
     }
-    wake_refile(sm, slot, now + 1);
+    wake_refile(sm, slot, now + (uint64_t)slots);
     Cta *cta = &sm->ctas[sw->cta].cta;
     if (r == ISSUE_DONE) {
         sw->finishing = 1;
@@ -549,7 +594,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             set_fetchable(sm, slot, 1);
         }
     }
-    sw->smst->inst++;
+    sw->smst->inst += t->k->machine ? (pc < (uint32_t)e->ncode ? e->code[pc].minst : 1) : 1;
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
         int rc = cta_barrier_check(t->k, cta);
         if (rc < 0) { t->faulted = 1; return; }

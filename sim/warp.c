@@ -2,6 +2,8 @@
  * architectural state changes (see warp.h). */
 #include "sim/warp.h"
 
+#include "isa/backend.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,13 @@ int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
         memcpy(k->params + pa->offset, &v, pa->size < 8 ? pa->size : 8);
     }
     return 0;
+}
+
+void kernel_use_schedule(Kernel *k, int machine)
+{
+    const Entry *src = &k->prog->entries[k->spec->entry];
+    k->entry = backend_entry(src, machine);
+    k->machine = k->entry != src;
 }
 
 void kernel_free(Kernel *k)
@@ -79,6 +88,8 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
         simt_init(&w->simt, 0, w->valid);
     }
     c->live_warps = c->nwarps;
+    /* the machine code's prologue (backend.c): each warp runs it once */
+    if (k->machine) k->stats->inst += (uint64_t)c->nwarps * (uint64_t)e->prologue_minst;
     if (c->nwarps && k->stats->simt_max_depth < 1) k->stats->simt_max_depth = 1;   /* the base entry */
     return 0;
 }
@@ -130,7 +141,8 @@ static void count(Kernel *k, const Instr *in, LaneMask active, LaneMask exec)
 {
     Stats *s = k->stats;
     int n = simt_lanes(active);
-    s->inst++;
+    s->inst += k->machine ? in->minst : 1;
+    s->ptx_inst++;
     s->thread_inst += (uint64_t)n;
     s->thread_inst_pred_on += (uint64_t)(exec == active ? n : simt_lanes(exec));
     if (in->line <= (uint32_t)s->nlines) {
