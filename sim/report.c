@@ -513,7 +513,7 @@ void report_fault(const Run *r, FILE *out)
     const Program *p = r->prog;
     const Fault *f = &r->fault;
     const LaunchSpec *l = &p->launches[f->launch];
-    const Entry *e = backend_entry(&p->entries[l->entry], r->cfg->core.schedule == CORE_SCHEDULE_MACHINE);
+    const Entry *e = &p->entries[l->entry];   /* fault pcs are source pcs */
     int col = f->pc < (uint32_t)e->ncode ? (int)e->code[f->pc].col : 0;
     fprintf(out, "%s:%u:%d: fault (%s): %s\n", p->filename, f->line, col, fault_kinds[f->kind], f->msg);
     int len;

@@ -289,7 +289,6 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     t->st->ctas_launched++;
     t->st->sm[sm->id].ctas++;
     t->st->warps_launched += (uint64_t)sc->cta.nwarps;
-    if (t->k->machine) t->st->sm[sm->id].inst += (uint64_t)sc->cta.nwarps * (uint64_t)e->prologue_minst;
     return 0;
 }
 
@@ -546,6 +545,10 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st);
     /* an expansion into n machine instructions takes n issue slots */
     int slots = t->k->machine && pc < (uint32_t)e->ncode && e->code[pc].minst > 1 ? e->code[pc].minst : 1;
+    /* the prologue (MOV R1, ...; counted at launch) takes the first issue's slots too */
+    if (t->k->machine && !sw->started) slots += e->prologue_minst;
+    sw->started = 1;
+    sw->busy_until = now + (uint64_t)slots;
     /* a shared access holds the pipe for one cycle per wavefront at least:
      * each bank conflict is a replay (mio_throttle for the warps behind) */
     uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe] * (uint64_t)slots;
@@ -594,7 +597,8 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             set_fetchable(sm, slot, 1);
         }
     }
-    sw->smst->inst += t->k->machine ? (pc < (uint32_t)e->ncode ? e->code[pc].minst : 1) : 1;
+    sw->smst->inst += t->k->machine ? (uint64_t)slots : 1;
+    t->st->issues++;
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
         int rc = cta_barrier_check(t->k, cta);
         if (rc < 0) { t->faulted = 1; return; }
@@ -693,6 +697,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         for (int i = 0; i < nd && !t->faulted; i++) {
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
+            /* still in an expansion's issue slots: it stays selected */
+            if (sw->busy_until > now) { wake_refile(sm, slot, sw->busy_until); continue; }
             Verdict v = evaluate(sm, t, sw);
             int candidate = visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {

@@ -108,6 +108,12 @@ void cta_free(Cta *c)
 }
 
 /* ---- faults ----------------------------------------------------------------------- */
+/* Faults name the source pc, as --disasm numbers the source. */
+static uint32_t source_pc(const Kernel *k, uint32_t pc)
+{
+    return k->machine && k->entry->morder && pc < (uint32_t)k->entry->ncode ? k->entry->morder[pc] : pc;
+}
+
 void kernel_fault(Kernel *k, const Warp *w, int lane, FaultKind kind, const char *fmt, ...)
 {
     Fault *f = &k->fault;
@@ -122,6 +128,7 @@ void kernel_fault(Kernel *k, const Warp *w, int lane, FaultKind kind, const char
         const SimtStack *s = &w->simt;
         f->pc = s->depth ? s->e[s->depth - 1].pc : 0;
         f->line = f->pc < (uint32_t)k->entry->ncode ? k->entry->code[f->pc].line : 0;
+        f->pc = source_pc(k, f->pc);
         if (lane >= 0) {
             const uint32_t *b = k->spec->block;
             uint32_t t = (uint32_t)(w->id * k->warp_size + lane);
@@ -248,7 +255,7 @@ IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
 static void blame_barrier(Kernel *k, const Warp *w)
 {
     k->fault.warp = -1;
-    k->fault.pc = w->barrier_pc;
+    k->fault.pc = source_pc(k, w->barrier_pc);
     k->fault.line = k->entry->code[w->barrier_pc].line;
 }
 
