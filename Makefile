@@ -19,7 +19,8 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 VERSION := 0.1.0
 
-LIB_SRC := $(sort $(wildcard isa/*.c) $(filter-out sim/main.c,$(wildcard sim/*.c)))
+SIM_DIRS := sim/base sim/mem sim/core sim/timing sim/front
+LIB_SRC := $(sort $(wildcard isa/*.c) $(filter-out sim/front/main.c,$(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c))))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -33,7 +34,7 @@ all: gpusim
 gpusim: $(BUILD)/gpusim
 	cp $< $@.tmp && mv -f $@.tmp $@
 
-$(BUILD)/gpusim: $(BUILD)/sim/main.o $(BUILD)/libgpusim.a
+$(BUILD)/gpusim: $(BUILD)/sim/front/main.o $(BUILD)/libgpusim.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libgpusim.a: $(LIB_OBJ)

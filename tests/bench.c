@@ -11,8 +11,8 @@
 #include <time.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/run.h"
 
 enum { REPEATS = 3, MAX_DEFS = 4 };
 

@@ -1,4 +1,4 @@
-/* test_cache.c - the generic set-associative sectored cache (sim/cache.h)
+/* test_cache.c - the generic set-associative sectored cache (sim/mem/cache.h)
  * on a tiny geometry: 2 sets x 2 ways, 128-byte lines, 32-byte sectors.
  * Set = (addr / 128) % 2, so 0x000, 0x100, 0x200, 0x300 share set 0 and
  * 0x080, 0x180 are in set 1.  Sector masks: bit i = bytes 32i..32i+31. */
@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "sim/cache.h"
+#include "sim/mem/cache.h"
 
 enum { A = 0x000, B = 0x100, C = 0x200, D = 0x300, E = 0x080 };
 #define FULL 0xFu

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/coalesce.h"
+#include "sim/mem/coalesce.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 

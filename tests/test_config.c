@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "isa/diag.h"
-#include "sim/config.h"
+#include "sim/base/config.h"
 
 /* ---- helpers ---- */
 

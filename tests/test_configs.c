@@ -32,8 +32,8 @@
 
 #include "isa/asm.h"
 #include "isa/disasm.h"
-#include "sim/config.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/run.h"
 
 enum { MAX_FILES = 64, MAX_VARIANTS = 9, MAX_DEFS = 8 };
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/run.h"
 
 static Stats run_functional(const char *path, const AsmDefine *d, int nd)
 {

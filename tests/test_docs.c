@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/host.h"
-#include "sim/report.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/host.h"
+#include "sim/front/report.h"
+#include "sim/front/run.h"
 
 static char *slurp(const char *path)
 {

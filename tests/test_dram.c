@@ -1,5 +1,5 @@
 /* test_dram.c - DRAM channels, banks, row buffers, timing and scheduling
- * (sim/dram.h), with fermi.ini's GDDR5 timing: tCL = tRCD = tRP = 12,
+ * (sim/mem/dram.h), with fermi.ini's GDDR5 timing: tCL = tRCD = tRP = 12,
  * tRAS 28, tRC 40, tWL 4, tWR 12, tCCD 2, tCCDL 3, tRRD 6, tWTR 5 DRAM
  * clocks; 64-bit channels, burst length 8 at 4 beats per clock, so one
  * burst = 64 bytes and holds the bus 2 clocks.  Clocks: core 1401 MHz,
@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/config.h"
-#include "sim/dram.h"
+#include "sim/base/config.h"
+#include "sim/mem/dram.h"
 
 typedef struct Log {
     int n;

@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/report.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/report.h"
+#include "sim/front/run.h"
 
 /* ---- running a kernel text ----------------------------------------------------- */
 

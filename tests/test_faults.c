@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/report.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/report.h"
+#include "sim/front/run.h"
 
 typedef struct Expect {
     const char *file;

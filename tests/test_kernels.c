@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/run.h"
 
 enum { MAX_KERNELS = 64, MAX_VARIANTS = 8, MAX_DEFS = 8 };
 

@@ -1,4 +1,4 @@
-/* test_memsys.c - the whole memory hierarchy (sim/memsys.h) end to end with
+/* test_memsys.c - the whole memory hierarchy (sim/mem/memsys.h) end to end with
  * configs/fermi.ini: latencies of L1 hits, L2 hits and DRAM accesses, hit
  * rates, DRAM bytes, write-back stores, the constant cache, back-pressure,
  * atomics, local memory.  Run from the repo root.
@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "isa/diag.h"
-#include "sim/config.h"
-#include "sim/memsys.h"
+#include "sim/base/config.h"
+#include "sim/mem/memsys.h"
 
 #define G 0x10000000ull            /* MEM_GLOBAL_BASE: slice/channel 4 (chunk 1048576 % 6) */
 

@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "sim/scoreboard.h"
+#include "sim/timing/scoreboard.h"
 
 /* An instruction reading r[0..nread) and writing r[nread..nread+nwrite). */
 static Deps deps(const int *r, int nread, int nwrite)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim/simt.h"
+#include "sim/core/simt.h"
 
 #define ALL 0xffffffffu
 

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "sim/smem.h"
+#include "sim/mem/smem.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 

@@ -28,9 +28,9 @@
 #include <string.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/memsys.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/run.h"
+#include "sim/mem/memsys.h"
 
 /* What a study reads from one run. */
 typedef struct Point {

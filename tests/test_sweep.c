@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/sweep.h"
+#include "sim/front/sweep.h"
 
 static const char *bin(void)
 {

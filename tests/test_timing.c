@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/occupancy.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/run.h"
+#include "sim/timing/occupancy.h"
 
 static void fermi(Config *c)
 {

@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/run.h"
-#include "sim/trace.h"
+#include "sim/base/config.h"
+#include "sim/front/run.h"
+#include "sim/front/trace.h"
 
 /* ---- a small JSON parser ------------------------------------------------------------ */
 typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } JType;

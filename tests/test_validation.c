@@ -42,10 +42,10 @@
 #include <string.h>
 
 #include "isa/asm.h"
-#include "sim/config.h"
-#include "sim/dram.h"
-#include "sim/mem.h"
-#include "sim/run.h"
+#include "sim/base/config.h"
+#include "sim/front/run.h"
+#include "sim/mem/dram.h"
+#include "sim/mem/mem.h"
 
 #define REF_DIR    "tests/validation/h100/"
 #define CSV_PATH   REF_DIR "counters.csv"
@@ -463,7 +463,7 @@ static Chase chase(const Config *c, const char *cpath, uint64_t bytes, uint64_t 
 }
 
 /* Zero-load latencies the config implies for the chase's one-sector loads
- * (sim/memsys.c's formula, each packet waiting one cycle between stages):
+ * (sim/mem/memsys.c's formula, each packet waiting one cycle between stages):
  *   L1 hit   l1.hit_lat
  *   L2 hit   1 + icnt.latency + l2.hit_lat + 1 + icnt.latency
  *            + (reply flits - 1) + l1.hit_lat

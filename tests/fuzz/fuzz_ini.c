@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "isa/diag.h"
-#include "sim/config.h"
+#include "sim/base/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

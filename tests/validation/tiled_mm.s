@@ -29,7 +29,7 @@
 // instructions, as counters.csv has.  Wavefronts: a warp is two rows ty of
 // 16 lanes; a Bs read is 16 words the two rows share (1 wavefront), an As
 // v4 read has lanes 0-15 on one 16-byte address and lanes 16-31 on another:
-// 2 wavefronts and no bank conflict (sim/smem.c, rule 3).  16 x 1 + 4 x 2 =
+// 2 wavefronts and no bank conflict (sim/mem/smem.c, rule 3).  16 x 1 + 4 x 2 =
 // 24 per step: 786432, as counters.csv has.  Written with 4-byte As reads
 // instead, the loads would be 32 per step (1048576) and the wavefronts 32.
 //

@@ -1,0 +1,24 @@
+/* lanes.h - a warp's lanes as the bits of one word: the vocabulary the
+ * functional core (active masks), the memory system (which lanes access)
+ * and the timing model share.  Warps have at most WARP_MAX lanes; the
+ * config's sm.warp_size picks how many of them a warp uses. */
+#ifndef GPUSIM_LANES_H
+#define GPUSIM_LANES_H
+
+#include <stdint.h>
+
+enum { WARP_MAX = 32 };      /* lanes in a LaneMask */
+
+typedef uint32_t LaneMask;   /* bit i = lane i; warps have at most 32 lanes */
+
+/* Lanes set in m.  Branch-free bit counting: portable builds have no
+ * popcount instruction, and __builtin_popcount becomes a libgcc call. */
+static inline int lanes_count(LaneMask m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (int)((m * 0x01010101u) >> 24);
+}
+
+#endif

@@ -1,0 +1,33 @@
+/* stats.c - see stats.h. */
+#include "sim/base/stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define X(e, n) [e] = n,
+const char *const stall_names[STALL_COUNT] = { STALL_REASONS(X) };
+#undef X
+
+int stats_init(Stats *s, int nlines, int nsms)
+{
+    memset(s, 0, sizeof *s);
+    s->line = calloc((size_t)nlines + 1, sizeof *s->line);
+    s->nlines = nlines;
+    s->sm = calloc((size_t)(nsms > 0 ? nsms : 1), sizeof *s->sm);
+    s->nsms = nsms;
+    return s->line && s->sm ? 0 : -1;
+}
+
+void stats_free(Stats *s)
+{
+    free(s->line);
+    free(s->sm);
+    s->line = NULL;
+    s->sm = NULL;
+}
+
+double stats_simd_efficiency(const Stats *s, int warp_size)
+{
+    if (!s->inst || warp_size <= 0) return 0.0;
+    return 100.0 * (double)s->thread_inst / ((double)s->inst * warp_size);
+}

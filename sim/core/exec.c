@@ -1,0 +1,1131 @@
+/* exec.c - what each instruction does, lane by lane (PTX semantics).
+ *
+ * Knows semantics, not time.  Called by warp_issue() for the lanes whose
+ * guard is true.  Registers hold up to 64 bits; a value is read at the
+ * instruction's type (sign- or zero-extended, or as IEEE bits) and written
+ * back masked to the register's width.  Where PTX leaves a result undefined
+ * we pick one and document it in docs/isa.md: integer division by zero gives
+ * all ones, remainder by zero gives the dividend (both counted).
+ */
+#include <fenv.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/core/exec.h"
+
+#define FOR_LANES(m, l) for (int l = 0; l < ws; l++) if (((m) >> l) & 1u)
+
+/* Width and kind of each instruction type, from isa.h's ISA_TYPES table:
+ * isa_type_bits() and isa_type_kind() without two calls per instruction. */
+#define TYPE_BITS(e, n, b, k) [e] = b,
+#define TYPE_KIND(e, n, b, k) [e] = k,
+static const uint8_t type_bits[T_COUNT] = { ISA_TYPES(TYPE_BITS) };
+static const uint8_t type_kind[T_COUNT] = { ISA_TYPES(TYPE_KIND) };
+#undef TYPE_BITS
+#undef TYPE_KIND
+
+/* Register rows are either the same row or disjoint, and operand
+ * temporaries are separate arrays, so lane l of a row loop never depends on
+ * another lane.  Tell the vectoriser, which otherwise checks for overlap at
+ * run time and falls back to scalar code for in-place `add r1, r1, 1`. */
+#if defined(__clang__)
+#define LANES_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define LANES_INDEPENDENT _Pragma("GCC ivdep") _Pragma("GCC unroll 4")
+#else
+#define LANES_INDEPENDENT
+#endif
+
+/* Run the statement for each lane l in m: a plain loop the compiler can
+ * vectorise when all of the warp's lanes are active (x->full), else a walk
+ * over the set bits.  Expects x and ws in scope. */
+#define EACH_LANE(m, l, ...) do { \
+        if ((m) == x->full) { LANES_INDEPENDENT for (int l = 0; l < ws; l++) { __VA_ARGS__; } } \
+        else for (LaneMask m_ = (m); m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); __VA_ARGS__; } \
+    } while (0)
+
+/* ---- values ---------------------------------------------------------------- */
+static inline uint64_t zx(uint64_t v, int bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+static inline int64_t sx(uint64_t v, int bits)
+{
+    return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+static inline float f32(uint64_t v) { uint32_t u = (uint32_t)v; float f; memcpy(&f, &u, 4); return f; }
+static inline double f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t bf32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint64_t bf64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+typedef struct X {
+    Kernel *k;
+    Warp *w;
+    const Instr *in;
+    int ws;
+    LaneMask full;               /* all ws lanes */
+    int bits;                    /* of the instruction's type */
+    TypeKind kind;
+} X;
+
+static uint64_t sreg(const X *x, int s, int lane)
+{
+    const Kernel *k = x->k;
+    const Cta *c = x->w->cta;
+    const uint32_t *b = k->spec->block;
+    uint32_t t = (uint32_t)(x->w->id * x->ws + lane);
+    uint32_t all = x->ws == 32 ? 0xffffffffu : (1u << x->ws) - 1;
+    switch ((SpecialReg)s) {
+    case SR_TID_X: return t % b[0];
+    case SR_TID_Y: return (t / b[0]) % b[1];
+    case SR_TID_Z: return t / (b[0] * b[1]);
+    case SR_NTID_X: return b[0];
+    case SR_NTID_Y: return b[1];
+    case SR_NTID_Z: return b[2];
+    case SR_CTAID_X: return c->id[0];
+    case SR_CTAID_Y: return c->id[1];
+    case SR_CTAID_Z: return c->id[2];
+    case SR_NCTAID_X: return k->spec->grid[0];
+    case SR_NCTAID_Y: return k->spec->grid[1];
+    case SR_NCTAID_Z: return k->spec->grid[2];
+    case SR_LANEID: return (uint64_t)lane;
+    case SR_WARPID: return (uint64_t)x->w->id;
+    case SR_NWARPID: return (uint64_t)k->max_warps_per_sm;
+    case SR_SMID: return (uint64_t)c->smid;
+    case SR_NSMID: return (uint64_t)k->nsms;
+    case SR_CLOCK: return (uint32_t)k->clock;
+    case SR_CLOCK64: return k->clock;
+    case SR_LANEMASK_EQ: return 1u << lane;
+    case SR_LANEMASK_LT: return (1u << lane) - 1;
+    case SR_LANEMASK_LE: return (((1u << lane) << 1) - 1) & all;
+    case SR_LANEMASK_GT: return all & ~(((1u << lane) << 1) - 1);
+    case SR_LANEMASK_GE: return all & ~((1u << lane) - 1);
+    case SR_WARP_SZ: return (uint64_t)x->ws;      /* PTX's WARP_SZ = sm.warp_size */
+    case SR_COUNT: break;
+    }
+    return 0;
+}
+
+/* Raw 64-bit value of a source operand for a lane. */
+static inline uint64_t val(const X *x, const Operand *o, int lane)
+{
+    switch ((OperandKind)o->kind) {
+    case OPD_REG: return x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
+    case OPD_IMM: return (uint64_t)o->imm;
+    case OPD_SREG: return sreg(x, o->r[0], lane);
+    case OPD_SYM: return x->k->prog->vars[o->sym].offset + (uint64_t)o->imm;
+    case OPD_PRED: return ((x->w->p[o->r[0]] >> lane) & 1u) ^ o->neg;
+    default: return 0;
+    }
+}
+
+static inline void wreg(const X *x, const Operand *o, int lane, uint64_t v)
+{
+    if (o->kind == OPD_PRED) {
+        LaneMask *p = &x->w->p[o->r[0]];
+        *p = (*p & ~(1u << lane)) | ((LaneMask)(v & 1) << lane);
+        return;
+    }
+    const Entry *e = x->k->entry;
+    x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane] = zx(v, e->regs[o->r[0]].bits);
+}
+
+/* ---- floating point ------------------------------------------------------------ */
+static int fe_mode(int rnd)
+{
+    switch (rnd) {
+    case RND_RZ: case RND_RZI: return FE_TOWARDZERO;
+    case RND_RM: case RND_RMI: return FE_DOWNWARD;
+    case RND_RP: case RND_RPI: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+static inline float ftz32(float f) { return (fpclassify(f) == FP_SUBNORMAL) ? copysignf(0.0f, f) : f; }
+
+static double fsat(double v) { return isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
+
+/* PTX min/max: a NaN operand yields the other one. */
+static double fminmax(double a, double b, int is_max)
+{
+    if (isnan(a)) return b;
+    if (isnan(b)) return a;
+    if (a == b) return is_max ? (signbit(a) ? b : a) : (signbit(a) ? a : b);
+    return is_max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+static uint64_t float_op(const X *x, int lane, int is64)
+{
+    const Instr *in = x->in;
+    volatile double a = 0, b = 0, c = 0;
+    volatile float fa = 0, fb = 0, fc = 0;
+    uint64_t ra = val(x, &in->opd[1], lane);
+    uint64_t rb = in->nops > 2 ? val(x, &in->opd[2], lane) : 0;
+    uint64_t rc = in->nops > 3 ? val(x, &in->opd[3], lane) : 0;
+    int ftz = (in->flags & IF_FTZ) != 0;
+    if (is64) { a = f64(ra); b = f64(rb); c = f64(rc); }
+    else {
+        fa = f32(ra); fb = f32(rb); fc = f32(rc);
+        if (ftz) { fa = ftz32(fa); fb = ftz32(fb); fc = ftz32(fc); }
+    }
+    double r64 = 0;
+    float r32 = 0;
+    switch ((Opcode)in->op) {
+    case OP_ADD: if (is64) r64 = a + b; else r32 = fa + fb; break;
+    case OP_SUB: if (is64) r64 = a - b; else r32 = fa - fb; break;
+    case OP_MUL: if (is64) r64 = a * b; else r32 = fa * fb; break;
+    case OP_DIV: if (is64) r64 = a / b; else r32 = fa / fb; break;
+    case OP_FMA: case OP_MAD: if (is64) r64 = fma(a, b, c); else r32 = fmaf(fa, fb, fc); break;
+    case OP_MIN: if (is64) r64 = fminmax(a, b, 0); else r32 = (float)fminmax(fa, fb, 0); break;
+    case OP_MAX: if (is64) r64 = fminmax(a, b, 1); else r32 = (float)fminmax(fa, fb, 1); break;
+    case OP_ABS: if (is64) r64 = fabs(a); else r32 = fabsf(fa); break;
+    case OP_NEG: if (is64) r64 = -a; else r32 = -fa; break;
+    case OP_RCP: if (is64) r64 = 1.0 / a; else r32 = 1.0f / fa; break;
+    case OP_SQRT: if (is64) r64 = sqrt(a); else r32 = sqrtf(fa); break;
+    case OP_RSQRT: if (is64) r64 = 1.0 / sqrt(a); else r32 = (float)(1.0 / sqrt((double)fa)); break;
+    case OP_SIN: r32 = sinf(fa); break;
+    case OP_COS: r32 = cosf(fa); break;
+    case OP_EX2: r32 = exp2f(fa); break;
+    case OP_LG2: r32 = log2f(fa); break;
+    default: break;
+    }
+    if (in->flags & IF_SAT) { if (is64) r64 = fsat(r64); else r32 = (float)fsat(r32); }
+    if (is64) return bf64(r64);
+    if (ftz) r32 = ftz32(r32);
+    return bf32(r32);
+}
+
+/* ---- integers --------------------------------------------------------------- */
+static uint64_t mulhi_u64(uint64_t a, uint64_t b)
+{
+    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+static int64_t mulhi_s64(int64_t a, int64_t b)
+{
+    uint64_t h = mulhi_u64((uint64_t)a, (uint64_t)b);
+    if (a < 0) h -= (uint64_t)b;
+    if (b < 0) h -= (uint64_t)a;
+    return (int64_t)h;
+}
+
+/* High half of a*b at width bits. */
+static uint64_t mulhi(uint64_t a, uint64_t b, int bits, int sgn)
+{
+    if (bits == 64) return sgn ? (uint64_t)mulhi_s64((int64_t)a, (int64_t)b) : mulhi_u64(a, b);
+    if (sgn) return (uint64_t)((sx(a, bits) * sx(b, bits)) >> bits);
+    return (zx(a, bits) * zx(b, bits)) >> bits;
+}
+
+static uint64_t int_op_raw(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    DataType t = (DataType)in->type;
+    int bits = isa_type_bits(t);
+    int sgn = isa_type_kind(t) == TK_SINT;
+    uint64_t ra = val(x, &in->opd[1], lane);
+    uint64_t rb = in->nops > 2 ? val(x, &in->opd[2], lane) : 0;
+    uint64_t rc = in->nops > 3 ? val(x, &in->opd[3], lane) : 0;
+    int64_t a = sgn ? sx(ra, bits) : (int64_t)zx(ra, bits);
+    int64_t b = sgn ? sx(rb, bits) : (int64_t)zx(rb, bits);
+    uint64_t ua = zx(ra, bits), ub = zx(rb, bits);
+    switch ((Opcode)in->op) {
+    case OP_ADD: case OP_SUB: {
+        uint64_t r = in->op == OP_ADD ? ua + ub : ua - ub;
+        if ((in->flags & IF_SAT) && bits == 32 && sgn) {
+            int64_t s = in->op == OP_ADD ? a + b : a - b;   /* exact in 64 bits */
+            return (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+        }
+        return r;
+    }
+    case OP_MUL: case OP_MAD: {
+        uint64_t r;
+        int wide = in->mul == MUL_WIDE;
+        if (wide) r = sgn ? (uint64_t)(a * b) : ua * ub;   /* 16/32-bit inputs: exact */
+        else if (in->mul == MUL_HI) r = mulhi(ua, ub, bits, sgn);
+        else r = ua * ub;
+        if (in->op == OP_MAD && (in->flags & IF_SAT) && bits == 32 && sgn && !wide) {
+            int64_t v = sx(r, 32) + sx(rc, 32);   /* PTX mad.hi.sat.s32: clamp the sum */
+            return (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+        }
+        if (in->op == OP_MAD) r += wide ? rc : zx(rc, bits);
+        return r;
+    }
+    case OP_DIV:
+        if (ub == 0) { x->k->stats->div_by_zero++; return ~0ull; }
+        if (sgn) {
+            if (bits == 64 && a == INT64_MIN && b == -1) return (uint64_t)a;
+            return (uint64_t)(a / b);
+        }
+        return ua / ub;
+    case OP_REM:
+        if (ub == 0) { x->k->stats->div_by_zero++; return ua; }
+        if (sgn) {
+            if (b == -1) return 0;
+            return (uint64_t)(a % b);
+        }
+        return ua % ub;
+    case OP_MIN: return sgn ? (uint64_t)(a < b ? a : b) : (ua < ub ? ua : ub);
+    case OP_MAX: return sgn ? (uint64_t)(a > b ? a : b) : (ua > ub ? ua : ub);
+    case OP_ABS: return (uint64_t)(a < 0 ? -(uint64_t)a : (uint64_t)a);
+    case OP_NEG: return (uint64_t)0 - ua;
+    case OP_AND: return ua & ub;
+    case OP_OR: return ua | ub;
+    case OP_XOR: return ua ^ ub;
+    case OP_NOT: return ~ua;
+    case OP_CNOT: return ua == 0;
+    case OP_SHL: { uint32_t s = (uint32_t)rb; return s >= (uint32_t)bits ? 0 : ua << s; }
+    case OP_SHR: {
+        uint32_t s = (uint32_t)rb;
+        if (sgn) return (uint64_t)(a >> (s >= (uint32_t)bits ? bits - 1 : (int)s));
+        return s >= (uint32_t)bits ? 0 : ua >> s;
+    }
+    case OP_POPC: { uint64_t n = 0; for (uint64_t v = ua; v; v &= v - 1) n++; return n; }
+    case OP_CLZ: { int n = 0; for (int i = bits - 1; i >= 0 && !((ua >> i) & 1); i--) n++; return (uint64_t)n; }
+    case OP_BREV: { uint64_t r = 0; for (int i = 0; i < bits; i++) if ((ua >> i) & 1) r |= 1ull << (bits - 1 - i); return r; }
+    default: return 0;
+    }
+}
+
+/* v at the width of type t, extended by t's signedness to 64 bits: what a
+ * register wider than the type receives (PTX does so for ld and cvt; gpusim
+ * also lets 8/16-bit arithmetic use wider registers). */
+static inline uint64_t ext(uint64_t v, int bits, DataType t)
+{
+    return isa_type_kind(t) == TK_SINT ? (uint64_t)sx(v, bits) : zx(v, bits);
+}
+
+static uint64_t int_op(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    int bits = isa_type_bits((DataType)in->type);
+    if ((in->op == OP_MUL || in->op == OP_MAD) && in->mul == MUL_WIDE) bits *= 2;
+    return ext(int_op_raw(x, lane), bits, (DataType)in->type);
+}
+
+/* ---- cvt ------------------------------------------------------------------------- */
+static uint64_t clamp_int(double v, DataType t)
+{
+    int bits = isa_type_bits(t);
+    if (isnan(v)) return 0;
+    if (isa_type_kind(t) == TK_SINT) {
+        double lo = -ldexp(1.0, bits - 1), hi = ldexp(1.0, bits - 1) - 1;
+        if (v <= lo) return (uint64_t)(int64_t)lo;
+        if (v >= hi) return bits == 64 ? (uint64_t)INT64_MAX : (uint64_t)(int64_t)hi;
+        return (uint64_t)(int64_t)v;
+    }
+    double hi = ldexp(1.0, bits) - 1;
+    if (v <= 0) return 0;
+    if (v >= hi) return bits == 64 ? UINT64_MAX : (uint64_t)hi;
+    return (uint64_t)v;
+}
+
+static double round_int(double v, int rnd)
+{
+    switch (rnd) {
+    case RND_RMI: return floor(v);
+    case RND_RPI: return ceil(v);
+    case RND_RNI: return nearbyint(v);   /* default mode: ties to even */
+    default: return trunc(v);
+    }
+}
+
+static uint64_t cvt_op(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    DataType dt = (DataType)in->type, st = (DataType)in->stype;
+    TypeKind dk = isa_type_kind(dt), sk = isa_type_kind(st);
+    int db = isa_type_bits(dt), sb = isa_type_bits(st);
+    uint64_t raw = val(x, &in->opd[1], lane);
+    if (sk == TK_FLOAT) {
+        double v = sb == 64 ? f64(raw) : (double)((in->flags & IF_FTZ) ? ftz32(f32(raw)) : f32(raw));
+        if (dk == TK_FLOAT) {
+            if (in->rnd >= RND_RNI) v = round_int(v, in->rnd);
+            if (in->flags & IF_SAT) v = fsat(v);
+            if (db == 64) return bf64(v);
+            volatile float r;
+            volatile double vv = v;
+            if (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP) {
+                int old = fegetround();
+                fesetround(fe_mode(in->rnd));
+                r = (float)vv;
+                fesetround(old);
+            } else r = (float)vv;
+            return bf32((in->flags & IF_FTZ) ? ftz32(r) : r);
+        }
+        /* float -> int always saturates; NaN gives 0.  PTX wants .rni/.rzi/
+         * .rmi/.rpi here; a float rounding (.rn...) means its integer form,
+         * none means .rzi (C's conversion). */
+        int rnd = in->rnd == RND_NONE ? RND_RZI : in->rnd < RND_RNI ? in->rnd + (RND_RNI - RND_RN) : in->rnd;
+        return ext(clamp_int(round_int(v, rnd), dt), db, dt);
+    }
+    /* integer source */
+    int64_t sv = sk == TK_SINT ? sx(raw, sb) : (int64_t)zx(raw, sb);
+    uint64_t uv = zx(raw, sb);
+    if (dk == TK_FLOAT) {
+        int old = fegetround();
+        if (in->rnd) fesetround(fe_mode(in->rnd));
+        volatile double d = 0;
+        volatile float f = 0;
+        if (db == 64) d = sk == TK_SINT ? (double)sv : (double)uv;
+        else f = sk == TK_SINT ? (float)sv : (float)uv;
+        if (in->rnd) fesetround(old);
+        if (db == 64) return bf64((in->flags & IF_SAT) ? fsat(d) : d);
+        return bf32((in->flags & IF_SAT) ? (float)fsat(f) : f);
+    }
+    if (in->flags & IF_SAT) {
+        /* clamp to the destination's range */
+        int dsg = dk == TK_SINT;
+        if (sk == TK_SINT) {
+            int64_t lo = dsg ? (db == 64 ? INT64_MIN : -((int64_t)1 << (db - 1))) : 0;
+            int64_t hi = dsg ? (db == 64 ? INT64_MAX : ((int64_t)1 << (db - 1)) - 1) : (db >= 63 ? INT64_MAX : ((int64_t)1 << db) - 1);
+            if (sv < lo) sv = lo;
+            if (sv > hi && !(db == 64 && !dsg)) sv = hi;
+            return ext((uint64_t)sv, db, dt);
+        }
+        uint64_t hi = dsg ? (db == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (db - 1)) - 1) : (db == 64 ? UINT64_MAX : ((uint64_t)1 << db) - 1);
+        return ext(uv > hi ? hi : uv, db, dt);
+    }
+    /* plain: extend by the source's signedness, truncate to the destination,
+     * extend by the destination's signedness into the register */
+    return ext(sk == TK_SINT ? (uint64_t)sv : uv, db, dt);
+}
+
+/* ---- setp ------------------------------------------------------------------------- */
+static int compare(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    DataType t = (DataType)in->type;
+    int bits = isa_type_bits(t);
+    uint64_t ra = val(x, &in->opd[1], lane), rb = val(x, &in->opd[2], lane);
+    if (isa_type_kind(t) == TK_FLOAT) {
+        double a = bits == 64 ? f64(ra) : f32(ra), b = bits == 64 ? f64(rb) : f32(rb);
+        if (in->flags & IF_FTZ && bits == 32) { a = ftz32((float)a); b = ftz32((float)b); }
+        int un = isnan(a) || isnan(b);
+        switch ((Cmp)in->cmp) {
+        case CMP_EQ: return !un && a == b;
+        case CMP_NE: return !un && a != b;
+        case CMP_LT: return !un && a < b;
+        case CMP_LE: return !un && a <= b;
+        case CMP_GT: return !un && a > b;
+        case CMP_GE: return !un && a >= b;
+        case CMP_EQU: return un || a == b;
+        case CMP_NEU: return un || a != b;
+        case CMP_LTU: return un || a < b;
+        case CMP_LEU: return un || a <= b;
+        case CMP_GTU: return un || a > b;
+        case CMP_GEU: return un || a >= b;
+        case CMP_NUM: return !un;
+        case CMP_NAN: return un;
+        default: return 0;
+        }
+    }
+    int sgn = isa_type_kind(t) == TK_SINT;
+    int64_t a = sx(ra, bits), b = sx(rb, bits);
+    uint64_t ua = zx(ra, bits), ub = zx(rb, bits);
+    switch ((Cmp)in->cmp) {
+    case CMP_EQ: return ua == ub;
+    case CMP_NE: return ua != ub;
+    case CMP_LT: return sgn ? a < b : ua < ub;
+    case CMP_LE: return sgn ? a <= b : ua <= ub;
+    case CMP_GT: return sgn ? a > b : ua > ub;
+    case CMP_GE: return sgn ? a >= b : ua >= ub;
+    case CMP_LO: return ua < ub;
+    case CMP_LS: return ua <= ub;
+    case CMP_HI: return ua > ub;
+    case CMP_HS: return ua >= ub;
+    default: return 0;
+    }
+}
+
+static int combine(int t, int c, int op)
+{
+    switch (op) {
+    case BOOL_AND: return t && c;
+    case BOOL_OR: return t || c;
+    case BOOL_XOR: return t != c;
+    default: return t;
+    }
+}
+
+/* ---- memory ---------------------------------------------------------------------- */
+static const char *const space_names[] = { "generic", "global", "shared", "const", "local", "param" };
+
+/* Effective address of a memory operand for a lane. */
+static uint64_t address(const X *x, const Operand *o, int lane)
+{
+    uint64_t a = (uint64_t)o->imm;
+    if (o->r[0] != REG_NONE) a += x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
+    if (o->sym >= 0) a += o->is_param ? x->k->entry->params[o->sym].offset : x->k->prog->vars[o->sym].offset;
+    return a;
+}
+
+/* Resolve (space, addr) to host bytes for an access of `bytes`, or NULL
+ * after filling the fault. Generic addresses are decoded by window. */
+static uint8_t *locate(const X *x, int lane, Space *space, uint64_t *addr, int bytes)
+{
+    Kernel *k = x->k;
+    Cta *c = x->w->cta;
+    if (*space == SP_NONE) {
+        uint64_t a = *addr;
+        if (a >= MEM_SHARED_WINDOW && a < MEM_SHARED_WINDOW + MEM_WINDOW_SIZE) { *space = SP_SHARED; *addr = a - MEM_SHARED_WINDOW; }
+        else if (a >= MEM_LOCAL_WINDOW && a < MEM_LOCAL_WINDOW + MEM_WINDOW_SIZE) { *space = SP_LOCAL; *addr = a - MEM_LOCAL_WINDOW; }
+        else if (a >= MEM_CONST_WINDOW && a < MEM_CONST_WINDOW + MEM_WINDOW_SIZE) { *space = SP_CONST; *addr = a - MEM_CONST_WINDOW; }
+        else *space = SP_GLOBAL;
+    }
+    uint64_t a = *addr;
+    if (bytes > 1 && (a % (uint64_t)bytes) != 0) {
+        /* name the buffer and the byte offset in it, as for out-of-bounds */
+        char where[200] = "";
+        const Region *r = *space == SP_GLOBAL ? mem_find(k->mem, a, 1) : NULL;
+        if (r)
+            snprintf(where, sizeof where, ", byte %llu of %s", (unsigned long long)(a - r->base),
+                     k->prog->buffers[r->buffer].name);
+        kernel_fault(k, x->w, lane, FAULT_MISALIGNED, "misaligned %d-byte %s access at address 0x%llx%s (not a multiple of %d)",
+                     bytes, space_names[*space], (unsigned long long)a, where, bytes);
+        return NULL;
+    }
+    uint64_t limit = 0;
+    uint8_t *base = NULL;
+    switch (*space) {
+    case SP_GLOBAL: {
+        Region *r = mem_find(k->mem, a, (uint64_t)bytes);
+        if (r) return r->data + (a - r->base);
+        char where[300];
+        mem_describe(k->mem, k->prog, a, bytes, where, sizeof where);
+        kernel_fault(k, x->w, lane, FAULT_OUT_OF_BOUNDS, "out-of-bounds global access at 0x%llx: %s",
+                     (unsigned long long)a, where);
+        return NULL;
+    }
+    case SP_SHARED: base = c->smem; limit = c->smem_bytes; break;
+    case SP_CONST: base = k->mem->cmem; limit = k->mem->cbytes; break;
+    case SP_PARAM: base = k->params; limit = k->param_bytes; break;
+    case SP_LOCAL: {
+        int t = x->w->id * x->ws + lane;
+        base = c->lmem + (size_t)t * c->lmem_bytes;
+        limit = c->lmem_bytes;
+        break;
+    }
+    default: break;
+    }
+    if (a + (uint64_t)bytes > limit || a > limit) {
+        kernel_fault(k, x->w, lane, FAULT_OUT_OF_BOUNDS, "out-of-bounds %s access at offset %llu: the %s space has %llu bytes",
+                     space_names[*space], (unsigned long long)a, space_names[*space], (unsigned long long)limit);
+        return NULL;
+    }
+    return base + a;
+}
+
+static uint64_t load_elem(const uint8_t *p, DataType t)
+{
+    int bytes = isa_type_bits(t) / 8;
+    uint64_t v = 0;
+    memcpy(&v, p, (size_t)bytes);          /* little-endian, as the GPU */
+    return isa_type_kind(t) == TK_SINT ? (uint64_t)sx(v, bytes * 8) : v;
+}
+
+/* Copy between the register row r and memory for the lanes in m, lane l's
+ * bytes at mem + (addr[l] - off); every address already checked.  Copies of
+ * a constant size, so they compile to single moves. */
+static void move_lanes(const X *x, LaneMask m, int bytes, int is_st, uint64_t *r, const uint64_t *addr,
+                       uint8_t *mem, uint64_t off)
+{
+    int ws = x->ws;
+    if (bytes == 4) {
+        if (is_st) EACH_LANE(m, l, uint32_t v = (uint32_t)r[l]; memcpy(mem + (addr[l] - off), &v, 4));
+        else EACH_LANE(m, l, uint32_t v; memcpy(&v, mem + (addr[l] - off), 4); r[l] = v);
+    } else {
+        if (is_st) EACH_LANE(m, l, memcpy(mem + (addr[l] - off), &r[l], 8));
+        else EACH_LANE(m, l, memcpy(&r[l], mem + (addr[l] - off), 8));
+    }
+}
+
+/* 1 if the address of every lane in m lies in [lo, hi] (hi - lo < 2^62)
+ * and is a multiple of align (a power of two).  Branch-free, so the loop
+ * vectorises: (a - lo) | (hi - a) stays below 2^62 exactly when a is in
+ * range, as either difference wraps to a huge value otherwise. */
+static int lanes_within(const X *x, const uint64_t *addr, LaneMask m, uint64_t lo, uint64_t hi, int align)
+{
+    int ws = x->ws;
+    uint64_t out = 0, any = 0;
+    EACH_LANE(m, l, out |= (addr[l] - lo) | (hi - addr[l]), any |= addr[l]);
+    return out < (1ull << 62) && !(any & (uint64_t)(align - 1));
+}
+
+/* The lanes of fast_ldst (m not empty): addresses from the register row in
+ * one loop, one alignment and bounds check (lane by lane only when a global
+ * access leaves the first lane's buffer), then the copies.  Returns 0 if
+ * any lane would fault, before any memory or register is written. */
+static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operand *mo, const Operand *ro, ExecOut *out)
+{
+    int ws = x->ws;
+    /* address() for every lane at once */
+    uint64_t *addr = out->mem.addr, base = (uint64_t)mo->imm;
+    if (mo->sym >= 0) base += mo->is_param ? x->k->entry->params[mo->sym].offset : x->k->prog->vars[mo->sym].offset;
+    if (mo->r[0] != REG_NONE) {
+        const uint64_t *ar = &x->w->r[(size_t)mo->r[0] * (size_t)ws];
+        EACH_LANE(m, l, addr[l] = base + ar[l]);
+    } else EACH_LANE(m, l, addr[l] = base);
+    uint64_t *r = &x->w->r[(size_t)ro->r[0] * (size_t)ws];
+    Cta *c = x->w->cta;
+    if (x->in->space == SP_SHARED) {
+        if (c->smem_bytes < (uint32_t)bytes || !lanes_within(x, addr, m, 0, c->smem_bytes - (uint32_t)bytes, bytes))
+            return 0;
+        move_lanes(x, m, bytes, is_st, r, addr, c->smem, 0);
+        return 1;
+    }
+    const Region *reg = mem_find(x->k->mem, addr[__builtin_ctz(m)], (uint64_t)bytes);
+    if (reg && lanes_within(x, addr, m, reg->base, reg->base + reg->size - (uint64_t)bytes, bytes)) {
+        move_lanes(x, m, bytes, is_st, r, addr, reg->data, reg->base);   /* the usual case: one buffer */
+        return 1;
+    }
+    /* lanes in several buffers (or a bad one): every lane's before moving any */
+    const Region *lane_reg[WARP_MAX];
+    FOR_LANES(m, l) {
+        uint64_t a = addr[l];
+        if (a % (uint64_t)bytes) return 0;
+        if (!reg || a < reg->base || a - reg->base > reg->size - (uint64_t)bytes) {
+            reg = mem_find(x->k->mem, a, (uint64_t)bytes);
+            if (!reg) return 0;
+        }
+        lane_reg[l] = reg;
+    }
+    FOR_LANES(m, l) move_lanes(x, 1u << l, bytes, is_st, r, addr, lane_reg[l]->data, lane_reg[l]->base);
+    return 1;
+}
+
+/* Scalar 4- and 8-byte loads and stores to global or shared memory, the
+ * bulk of every kernel, without per-lane dispatch.  Returns 0 if not
+ * applicable or a lane would fault (the general path below then runs and
+ * reports the fault). */
+static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
+{
+    const Instr *in = x->in;
+    int is_st = in->op == OP_ST;
+    const Operand *mo = &in->opd[is_st ? 0 : 1], *ro = &in->opd[is_st ? 1 : 0];
+    int bytes = x->bits / 8;
+    if (in->vec != 1 || (bytes != 4 && bytes != 8) || ro->kind != OPD_REG || x->kind == TK_SINT ||
+        (in->space != SP_GLOBAL && in->space != SP_SHARED))
+        return 0;
+    if (m && !ldst_lanes(x, m, bytes, is_st, mo, ro, out)) return 0;
+    out->has_mem = 1;
+    out->mem.is_store = (uint8_t)is_st;
+    out->mem.is_atomic = 0;
+    out->mem.bytes = (uint8_t)bytes;
+    out->mem.mask = m;
+    out->mem.space = in->space;
+    return 1;
+}
+
+static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
+{
+    if (fast_ldst(x, m, out)) return 0;
+    const Instr *in = x->in;
+    int ws = x->ws;
+    int is_st = in->op == OP_ST;
+    const Operand *mo = &in->opd[is_st ? 0 : 1];
+    const Operand *ro = &in->opd[is_st ? 1 : 0];
+    int esize = isa_type_bits((DataType)in->type) / 8;
+    int bytes = esize * in->vec;
+    out->has_mem = 1;
+    out->mem.is_store = (uint8_t)is_st;
+    out->mem.is_atomic = 0;
+    out->mem.bytes = (uint8_t)bytes;
+    out->mem.mask = m;
+    out->mem.space = in->space;
+    FOR_LANES(m, l) {
+        Space sp = (Space)in->space;
+        uint64_t a = address(x, mo, l);
+        uint8_t *p = locate(x, l, &sp, &a, bytes);
+        if (!p) return -1;
+        out->mem.space = (uint8_t)sp;
+        out->mem.addr[l] = a;   /* local: the thread's offset; lsu.c and memsys.c interleave */
+        for (int j = 0; j < in->vec; j++) {
+            uint16_t reg = ro->kind == OPD_VEC ? ro->r[j] : ro->r[0];
+            if (is_st) {
+                uint64_t v = ro->kind == OPD_IMM ? (uint64_t)ro->imm : reg == REG_NONE ? 0
+                           : x->w->r[(size_t)reg * (size_t)ws + (size_t)l];
+                memcpy(p + j * esize, &v, (size_t)esize);
+            } else if (reg != REG_NONE) {
+                Operand one = { .kind = OPD_REG, .r = { reg } };
+                wreg(x, &one, l, load_elem(p + j * esize, (DataType)in->type));
+            }
+        }
+    }
+    return 0;
+}
+
+static uint64_t atom_apply(const Instr *in, uint64_t old, uint64_t b, uint64_t c)
+{
+    DataType t = (DataType)in->type;
+    int bits = isa_type_bits(t);
+    TypeKind k = isa_type_kind(t);
+    if (k == TK_FLOAT) {
+        double o = bits == 64 ? f64(old) : f32(old), v = bits == 64 ? f64(b) : f32(b), r;
+        switch (in->sub) {
+        case ATOM_ADD: r = bits == 64 ? o + v : (double)((float)o + (float)v); break;
+        case ATOM_MIN: r = fminmax(o, v, 0); break;
+        case ATOM_MAX: r = fminmax(o, v, 1); break;
+        default: r = v; break;   /* exch */
+        }
+        return bits == 64 ? bf64(r) : bf32((float)r);
+    }
+    uint64_t uo = zx(old, bits), ub = zx(b, bits);
+    int64_t so = sx(old, bits), sb = sx(b, bits);
+    switch ((AtomOp)in->sub) {
+    case ATOM_ADD: return zx(uo + ub, bits);
+    case ATOM_MIN: return k == TK_SINT ? zx((uint64_t)(so < sb ? so : sb), bits) : (uo < ub ? uo : ub);
+    case ATOM_MAX: return k == TK_SINT ? zx((uint64_t)(so > sb ? so : sb), bits) : (uo > ub ? uo : ub);
+    case ATOM_INC: return uo >= ub ? 0 : uo + 1;
+    case ATOM_DEC: return (uo == 0 || uo > ub) ? ub : uo - 1;
+    case ATOM_EXCH: return ub;
+    case ATOM_CAS: return uo == ub ? zx(c, bits) : uo;
+    case ATOM_AND: return uo & ub;
+    case ATOM_OR: return uo | ub;
+    case ATOM_XOR: return uo ^ ub;
+    default: return uo;
+    }
+}
+
+/* Atomics apply lane by lane in ascending lane order: a fixed order, so
+ * results are the same on every run. */
+static int exec_atom(const X *x, LaneMask m, ExecOut *out)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    int is_red = in->op == OP_RED;
+    const Operand *mo = &in->opd[is_red ? 0 : 1];
+    int bytes = isa_type_bits((DataType)in->type) / 8;
+    out->has_mem = 1;
+    out->mem.is_atomic = 1;
+    out->mem.is_store = 1;
+    out->mem.bytes = (uint8_t)bytes;
+    out->mem.mask = m;
+    FOR_LANES(m, l) {
+        Space sp = (Space)in->space;
+        uint64_t a = address(x, mo, l);
+        uint8_t *p = locate(x, l, &sp, &a, bytes);
+        if (!p) return -1;
+        if (sp != SP_GLOBAL && sp != SP_SHARED) {
+            kernel_fault(x->k, x->w, l, FAULT_OUT_OF_BOUNDS, "atomic on %s memory (only global and shared)", space_names[sp]);
+            return -1;
+        }
+        out->mem.space = (uint8_t)sp;
+        out->mem.addr[l] = a;
+        uint64_t old = 0;
+        memcpy(&old, p, (size_t)bytes);
+        uint64_t b = val(x, &in->opd[is_red ? 1 : 2], l);
+        uint64_t c = in->sub == ATOM_CAS ? val(x, &in->opd[3], l) : 0;
+        uint64_t nv = atom_apply(in, old, b, c);
+        memcpy(p, &nv, (size_t)bytes);
+        if (!is_red) {
+            Operand d = in->opd[0];
+            wreg(x, &d, l, isa_type_kind((DataType)in->type) == TK_SINT ? (uint64_t)sx(old, bytes * 8) : old);
+        }
+    }
+    return 0;
+}
+
+/* ---- warp-level ------------------------------------------------------------------ */
+static void exec_shfl(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    uint64_t src[WARP_MAX];
+    for (int l = 0; l < ws; l++) src[l] = val(x, &in->opd[1], l);
+    uint32_t lane_mask = (uint32_t)ws - 1;
+    FOR_LANES(m, l) {
+        uint32_t b = (uint32_t)val(x, &in->opd[2], l), c = (uint32_t)val(x, &in->opd[3], l);
+        /* PTX: c packs the clamp value (bits 0-4) and the segment mask (8-12) */
+        uint32_t cval = c & lane_mask, segmask = (c >> 8) & lane_mask;
+        uint32_t maxlane = ((uint32_t)l & segmask) | (cval & ~segmask);
+        uint32_t minlane = (uint32_t)l & segmask;
+        int64_t j;
+        int ok;
+        switch (in->sub) {
+        case SHFL_UP: j = (int64_t)l - (int64_t)(b & lane_mask); ok = j >= (int64_t)maxlane; break;
+        case SHFL_DOWN: j = (int64_t)l + (int64_t)(b & lane_mask); ok = j <= (int64_t)maxlane; break;
+        case SHFL_BFLY: j = (int64_t)((uint32_t)l ^ (b & lane_mask)); ok = j <= (int64_t)maxlane; break;
+        default: j = (int64_t)(minlane | (b & lane_mask & ~segmask)); ok = j <= (int64_t)maxlane; break;
+        }
+        if (!ok || j < 0 || j >= ws) j = l;
+        wreg(x, &in->opd[0], l, src[j]);
+        if (in->opd[5].kind == OPD_PRED) wreg(x, &in->opd[5], l, (uint64_t)ok);
+    }
+}
+
+/* PTX's .sync warp operations: every executing lane must be in membermask,
+ * and every live lane named in it must execute the same instruction
+ * (converged).  Anything else is undefined in PTX, so it is a fault here,
+ * never a silently made-up value. */
+static int check_members(const X *x, LaneMask m, int slot)
+{
+    int ws = x->ws, first = 0;
+    while (first < ws && !((m >> first) & 1u)) first++;
+    if (first == ws) return 0;
+    LaneMask mask = (LaneMask)val(x, &x->in->opd[slot], first);
+    const char *name = isa_ops[x->in->op].mnemonic;
+    LaneMask outside = m & ~mask, missing = mask & x->w->live & ~m;
+    if (outside) {
+        int l = __builtin_ctz(outside);
+        kernel_fault(x->k, x->w, l, FAULT_MEMBERMASK,
+                     "%s: lane %d executes it but is not in membermask 0x%08x (active lanes 0x%08x)", name, l, mask, m);
+        return -1;
+    }
+    if (missing) {
+        kernel_fault(x->k, x->w, -1, FAULT_MEMBERMASK,
+                     "%s: membermask 0x%08x names lanes 0x%08x that do not execute it here (they diverged or their "
+                     "guard is false; active lanes 0x%08x): PTX requires them to arrive together", name, mask, missing, m);
+        return -1;
+    }
+    return 0;
+}
+
+static void exec_vote(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    /* membermask from an executing lane: a register's value in lane 0 is
+     * stale when lane 0 is not active */
+    int first = 0;
+    while (first < ws && !((m >> first) & 1u)) first++;
+    if (first == ws) return;
+    LaneMask members = m & (LaneMask)val(x, &in->opd[2], first);
+    LaneMask yes = 0;
+    FOR_LANES(members, l) if (val(x, &in->opd[1], l)) yes |= 1u << l;
+    uint64_t r;
+    switch (in->sub) {
+    case VOTE_ALL: r = yes == members; break;
+    case VOTE_ANY: r = yes != 0; break;
+    case VOTE_UNI: r = yes == 0 || yes == members; break;
+    default: r = yes; break;
+    }
+    FOR_LANES(m, l) wreg(x, &in->opd[0], l, r);
+}
+
+/* ---- fast paths ---------------------------------------------------------------------
+ * The common instructions of real kernels, on whole register rows: the
+ * operation is chosen once per warp instruction, and the lane loop is a
+ * plain loop over arrays the compiler can vectorise.  Anything unusual
+ * (rounding modes, .ftz/.sat, 8/16-bit types) falls back to the per-lane
+ * code above, which defines the semantics; tests compare both. */
+static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp);
+
+/* Operand o as a row of ws lane values: a register row itself, anything else
+ * filled into tmp. */
+static inline const uint64_t *row(const X *x, const Operand *o, uint64_t *tmp)
+{
+    if (o->kind == OPD_REG) return &x->w->r[(size_t)o->r[0] * (size_t)x->ws];
+    return row_filled(x, o, tmp);
+}
+
+static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp)
+{
+    int ws = x->ws;
+    if (o->kind == OPD_IMM) {
+        uint64_t v = (uint64_t)o->imm;    /* a local: tmp cannot alias it, the loop vectorises */
+        for (int l = 0; l < ws; l++) tmp[l] = v;
+        return tmp;
+    }
+    for (int l = 0; l < ws; l++) tmp[l] = val(x, o, l);
+    return tmp;
+}
+
+/* d = expr for the lanes in m: ROWOP1 for one source operand, ROWOP for
+ * two, where expr reads the second as bl: an immediate stays a scalar (no
+ * row to fill, and a shift by it vectorises), anything else is the lane's
+ * value in row b. */
+#define ROWOP1(expr) EACH_LANE(m, l, d[l] = (expr) & wm)
+#define ROWOP(expr) do { \
+        if (bimm) EACH_LANE(m, l, const uint64_t bl = bv; d[l] = (expr) & wm); \
+        else EACH_LANE(m, l, const uint64_t bl = b[l]; d[l] = (expr) & wm); \
+    } while (0)
+
+/* sx and zx at 32 bits in 32-bit types, for CMP_LANES: narrower lanes
+ * vectorise better. */
+static inline int32_t sx32(uint64_t v, int bits) { (void)bits; return (int32_t)(uint32_t)v; }
+static inline uint32_t zx32(uint64_t v, int bits) { (void)bits; return (uint32_t)v; }
+
+/* Lane l's 0/1 flag in f[l] to bit l: eight flags at a time, each multiplied
+ * into the top byte of a 64-bit product (f is zero beyond ws). */
+static LaneMask pack_flags(const uint8_t *f, int ws)
+{
+    LaneMask r = 0;
+    for (int i = 0; i < ws; i += 8) {
+        uint64_t v;
+        memcpy(&v, f + i, 8);
+        r |= (LaneMask)((v * 0x0102040810204080ull) >> 56) << i;
+    }
+    return r;
+}
+
+/* lt and eq of fast_setp over all lanes, operands read through conv (sx or
+ * zx) as type T; an immediate b is converted once.  Flags go to byte arrays
+ * first, a loop the compiler can vectorise. */
+#define CMP_LANES(T, conv) do { \
+        uint8_t ltf[WARP_MAX] = { 0 }, eqf[WARP_MAX] = { 0 }; \
+        if (bimm) { \
+            const T vb = conv(bv, bits); \
+            for (int l = 0; l < ws; l++) { T va = conv(a[l], bits); ltf[l] = va < vb; eqf[l] = va == vb; } \
+        } else for (int l = 0; l < ws; l++) { \
+            T va = conv(a[l], bits), vb = conv(b[l], bits); \
+            ltf[l] = va < vb; eqf[l] = va == vb; \
+        } \
+        lt = pack_flags(ltf, ws); \
+        eq = pack_flags(eqf, ws); \
+    } while (0)
+
+static int fast_setp(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws, bits = x->bits;
+    TypeKind k = x->kind;
+    if (in->flags || in->cmp == CMP_NONE || in->cmp > CMP_HS || (bits != 32 && bits != 64)) return 0;
+    uint64_t ta[WARP_MAX], tb[WARP_MAX];
+    const uint64_t *a = row(x, &in->opd[1], ta);
+    int bimm = in->opd[2].kind == OPD_IMM && k != TK_FLOAT;
+    uint64_t bv = (uint64_t)in->opd[2].imm;
+    const uint64_t *b = bimm ? NULL : row(x, &in->opd[2], tb);
+    /* lanes where a < b, where a == b, and where neither is NaN (ordered
+     * comparisons are false on NaN) */
+    LaneMask lt = 0, eq = 0, ord = x->full;
+    if (k == TK_FLOAT) {
+        for (int l = 0; l < ws; l++) {
+            double fa = bits == 32 ? f32(a[l]) : f64(a[l]), fb = bits == 32 ? f32(b[l]) : f64(b[l]);
+            if (isnan(fa) || isnan(fb)) ord &= ~(1u << l);
+            lt |= (LaneMask)(fa < fb) << l;
+            eq |= (LaneMask)(fa == fb) << l;
+        }
+    } else if (k == TK_SINT && in->cmp < CMP_LO) {
+        if (bits == 32) CMP_LANES(int32_t, sx32); else CMP_LANES(int64_t, sx);
+    } else {
+        if (bits == 32) CMP_LANES(uint32_t, zx32); else CMP_LANES(uint64_t, zx);
+    }
+    LaneMask gt = ord & ~lt & ~eq, r;
+    switch (in->cmp) {
+    case CMP_EQ: r = eq; break;
+    case CMP_NE: r = ord & ~eq; break;
+    case CMP_LT: case CMP_LO: r = lt; break;
+    case CMP_LE: case CMP_LS: r = lt | eq; break;
+    case CMP_GT: case CMP_HI: r = gt; break;
+    default: r = gt | eq; break;          /* CMP_GE, CMP_HS */
+    }
+    LaneMask c = 0;
+    if (in->boolop) {
+        const Operand *co = &in->opd[3];
+        c = x->w->p[co->r[0]] ^ (co->neg ? ~0u : 0u);
+    }
+    LaneMask p = in->boolop == BOOL_AND ? (r & c) : in->boolop == BOOL_OR ? (r | c) : in->boolop == BOOL_XOR ? (r ^ c) : r;
+    LaneMask *dp = &x->w->p[in->opd[0].r[0]];
+    *dp = (*dp & ~m) | (p & m);
+    if (in->opd[5].kind == OPD_PRED) {
+        LaneMask nr = ~r;
+        LaneMask q = in->boolop == BOOL_AND ? (nr & c) : in->boolop == BOOL_OR ? (nr | c) : in->boolop == BOOL_XOR ? (nr ^ c) : nr;
+        LaneMask *dq = &x->w->p[in->opd[5].r[0]];
+        *dq = (*dq & ~m) | (q & m);
+    }
+    return 1;
+}
+
+/* fma.rn.f32 over a full warp with the host CPU's FMA instruction, where
+ * it has one (x86-64: checked at run time).  Without it fmaf is a libm call
+ * per lane.  Both round once, so the results are the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HOST_FMA_CHECK() __builtin_cpu_supports("fma")
+__attribute__((target("fma"))) static void fma_row32(uint64_t *d, const uint64_t *a, uint64_t bv, const uint64_t *b,
+                                                     const uint64_t *c, int n, uint64_t wm)
+{
+    if (b) { LANES_INDEPENDENT for (int l = 0; l < n; l++) d[l] = bf32(__builtin_fmaf(f32(a[l]), f32(b[l]), f32(c[l]))) & wm; }
+    else { LANES_INDEPENDENT for (int l = 0; l < n; l++) d[l] = bf32(__builtin_fmaf(f32(a[l]), f32(bv), f32(c[l]))) & wm; }
+}
+#else
+#define HOST_FMA_CHECK() 0
+static void fma_row32(uint64_t *d, const uint64_t *a, uint64_t bv, const uint64_t *b, const uint64_t *c, int n,
+                      uint64_t wm)
+{
+    (void)d; (void)a; (void)bv; (void)b; (void)c; (void)n; (void)wm;
+}
+#endif
+
+/* Whether exec_fast has a row loop for in, decided before any operand row
+ * is gathered. */
+static int has_row_op(const Instr *in, TypeKind k, int bits)
+{
+    if (in->opd[0].kind != OPD_REG || (bits != 32 && bits != 64) || (in->flags & ~(unsigned)IF_APPROX) ||
+        (in->rnd && in->rnd != RND_RN))
+        return 0;
+    switch ((Opcode)in->op) {
+    case OP_MOV: return k != TK_PRED;
+    case OP_ADD: case OP_SUB: case OP_FMA: case OP_AND: case OP_OR: case OP_XOR: case OP_NOT:
+    case OP_SHL: case OP_SHR: case OP_SELP:
+        return 1;
+    case OP_MUL: case OP_MAD: return k == TK_FLOAT || in->mul == MUL_LO || (in->mul == MUL_WIDE && bits == 32);
+    case OP_MIN: case OP_MAX: return k != TK_FLOAT;
+    default: return 0;
+    }
+}
+
+/* 1 if handled. */
+static int exec_fast(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    if (in->op == OP_SETP) return fast_setp(x, m);
+    int bits = x->bits;
+    TypeKind k = x->kind;
+    if (!has_row_op(in, k, bits)) return 0;
+    const Operand *od = &in->opd[0];
+    uint64_t *d = &x->w->r[(size_t)od->r[0] * (size_t)ws];
+    int dbits = x->k->entry->regs[od->r[0]].bits;
+    uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
+    uint64_t ta[WARP_MAX], tb[WARP_MAX], tc[WARP_MAX];
+    const uint64_t *a = in->nops > 1 ? row(x, &in->opd[1], ta) : NULL;
+    int bimm = in->nops <= 2 || in->opd[2].kind == OPD_NONE || in->opd[2].kind == OPD_IMM;
+    uint64_t bv = in->nops > 2 && in->opd[2].kind == OPD_IMM ? (uint64_t)in->opd[2].imm : 0;
+    const uint64_t *b = bimm ? NULL : row(x, &in->opd[2], tb);
+    const uint64_t *c = in->nops > 3 && in->opd[3].kind != OPD_NONE ? row(x, &in->opd[3], tc) : NULL;
+    int sgn = k == TK_SINT;
+    if ((in->op == OP_FMA || (in->op == OP_MAD && k == TK_FLOAT)) && bits == 32 && c && m == x->full &&
+        HOST_FMA_CHECK()) {
+        fma_row32(d, a, bv, b, c, ws, wm);
+        return 1;
+    }
+    switch ((Opcode)in->op) {
+    case OP_MOV:
+        ROWOP1(a[l]);
+        return 1;
+    case OP_ADD:
+        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) + f32(bl))); else ROWOP(bf64(f64(a[l]) + f64(bl))); }
+        else ROWOP(a[l] + bl);
+        return 1;
+    case OP_SUB:
+        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) - f32(bl))); else ROWOP(bf64(f64(a[l]) - f64(bl))); }
+        else ROWOP(a[l] - bl);
+        return 1;
+    case OP_MUL: case OP_MAD: {
+        int mad = in->op == OP_MAD;
+        if (k == TK_FLOAT) {
+            if (bits == 32) { if (mad) ROWOP(bf32(fmaf(f32(a[l]), f32(bl), f32(c[l])))); else ROWOP(bf32(f32(a[l]) * f32(bl))); }
+            else { if (mad) ROWOP(bf64(fma(f64(a[l]), f64(bl), f64(c[l])))); else ROWOP(bf64(f64(a[l]) * f64(bl))); }
+        } else if (in->mul == MUL_LO) {
+            if (mad) ROWOP(a[l] * bl + c[l]); else ROWOP(a[l] * bl);
+        } else if (sgn) {               /* MUL_WIDE of 32-bit values */
+            if (mad) ROWOP((uint64_t)(sx(a[l], 32) * sx(bl, 32)) + c[l]); else ROWOP((uint64_t)(sx(a[l], 32) * sx(bl, 32)));
+        } else {
+            if (mad) ROWOP(zx(a[l], 32) * zx(bl, 32) + c[l]); else ROWOP(zx(a[l], 32) * zx(bl, 32));
+        }
+        return 1;
+    }
+    case OP_FMA:
+        if (bits == 32) ROWOP(bf32(fmaf(f32(a[l]), f32(bl), f32(c[l]))));
+        else ROWOP(bf64(fma(f64(a[l]), f64(bl), f64(c[l]))));
+        return 1;
+    case OP_AND: ROWOP(a[l] & bl); return 1;
+    case OP_OR: ROWOP(a[l] | bl); return 1;
+    case OP_XOR: ROWOP(a[l] ^ bl); return 1;
+    case OP_NOT: ROWOP1(~a[l]); return 1;
+    case OP_SHL: ROWOP((uint32_t)bl >= (uint32_t)bits ? 0 : zx(a[l], bits) << (uint32_t)bl); return 1;
+    case OP_SHR:
+        if (sgn) ROWOP((uint64_t)(sx(a[l], bits) >> ((uint32_t)bl >= (uint32_t)bits ? bits - 1 : (int)(uint32_t)bl)));
+        else ROWOP((uint32_t)bl >= (uint32_t)bits ? 0 : zx(a[l], bits) >> (uint32_t)bl);
+        return 1;
+    case OP_SELP: {
+        LaneMask p = x->w->p[in->opd[3].r[0]] ^ (in->opd[3].neg ? ~0u : 0u);
+        ROWOP(((p >> l) & 1u) ? a[l] : bl);
+        return 1;
+    }
+    case OP_MIN: case OP_MAX:
+        if (sgn) {
+            if (in->op == OP_MIN) ROWOP(sx(a[l], bits) < sx(bl, bits) ? a[l] : bl);
+            else ROWOP(sx(a[l], bits) > sx(bl, bits) ? a[l] : bl);
+        } else {
+            if (in->op == OP_MIN) ROWOP(zx(a[l], bits) < zx(bl, bits) ? a[l] : bl);
+            else ROWOP(zx(a[l], bits) > zx(bl, bits) ? a[l] : bl);
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ---- dispatch ---------------------------------------------------------------------- */
+int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
+{
+    int known = in->type < T_COUNT;
+    X x = { k, w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE };
+    int ws = x.ws;
+    x.full = ws == 32 ? 0xffffffffu : (1u << ws) - 1;
+    out->has_mem = 0;
+    if (exec_fast(&x, m)) return 0;
+    TypeKind tk = x.kind;
+    int is64 = x.bits == 64;
+    int fenv_old = -1;
+    if (tk == TK_FLOAT && (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP) && in->op != OP_CVT) {
+        fenv_old = fegetround();
+        fesetround(fe_mode(in->rnd));
+    }
+    int rc = 0;
+    switch ((Opcode)in->op) {
+    case OP_MOV:
+        if (in->type == T_PRED) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[1], l)); }
+        else FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[1], l));
+        break;
+    case OP_LD: case OP_ST: rc = exec_ldst(&x, m, out); break;
+    case OP_ATOM: case OP_RED: rc = exec_atom(&x, m, out); break;
+    case OP_CVTA: {
+        uint64_t win = in->space == SP_SHARED ? MEM_SHARED_WINDOW : in->space == SP_LOCAL ? MEM_LOCAL_WINDOW
+                     : in->space == SP_CONST ? MEM_CONST_WINDOW : 0;
+        FOR_LANES(m, l) {
+            uint64_t a = val(&x, &in->opd[1], l);
+            wreg(&x, &in->opd[0], l, (in->flags & IF_TO) ? a - win : a + win);
+        }
+        break;
+    }
+    case OP_CVT: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, cvt_op(&x, l)); break;
+    case OP_SETP:
+        FOR_LANES(m, l) {
+            int t = compare(&x, l);
+            int c = in->boolop ? (int)val(&x, &in->opd[3], l) : 0;
+            wreg(&x, &in->opd[0], l, (uint64_t)combine(t, c, in->boolop));
+            if (in->opd[5].kind == OPD_PRED) wreg(&x, &in->opd[5], l, (uint64_t)combine(!t, c, in->boolop));
+        }
+        break;
+    case OP_SELP:
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[3], l) ? val(&x, &in->opd[1], l) : val(&x, &in->opd[2], l));
+        break;
+    case OP_AND: case OP_OR: case OP_XOR: case OP_NOT:
+        if (in->type == T_PRED) {
+            FOR_LANES(m, l) {
+                uint64_t a = val(&x, &in->opd[1], l), b = in->op == OP_NOT ? 0 : val(&x, &in->opd[2], l);
+                uint64_t r = in->op == OP_AND ? (a & b) : in->op == OP_OR ? (a | b) : in->op == OP_XOR ? (a ^ b) : !a;
+                wreg(&x, &in->opd[0], l, r);
+            }
+            break;
+        }
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
+        break;
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV: case OP_MIN: case OP_MAX:
+    case OP_ABS: case OP_NEG:
+        if (tk == TK_FLOAT) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64)); }
+        else FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
+        break;
+    case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2:
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
+        break;
+    case OP_REM: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
+        break;
+    case OP_VOTE: if ((rc = check_members(&x, m, 2)) == 0) exec_vote(&x, m); break;
+    case OP_SHFL: if ((rc = check_members(&x, m, 4)) == 0) exec_shfl(&x, m); break;
+    case OP_ACTIVEMASK: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, m); break;
+    /* control and synchronisation are handled by warp_issue */
+    case OP_BAR_WARP_SYNC: rc = check_members(&x, m, 0); break;
+    case OP_BRA: case OP_BAR_SYNC: case OP_BARRIER_SYNC: case OP_BAR_ARRIVE: case OP_BARRIER_ARRIVE:
+    case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_COUNT:
+        break;
+    }
+    if (fenv_old >= 0) fesetround(fenv_old);
+    return rc;
+}

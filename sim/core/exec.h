@@ -1,0 +1,22 @@
+/* exec.h - the data semantics of one instruction: registers, predicates
+ * and memory for a warp's executing lanes, with PTX's rules.  Knows
+ * semantics, not time; control flow (branches, exit, barriers) is
+ * warp_issue's (warp.h), which calls in here. */
+#ifndef GPUSIM_EXEC_H
+#define GPUSIM_EXEC_H
+
+#include "sim/core/kernel.h"
+
+/* What one issued warp instruction did, for the timing model: the lanes it
+ * ran and its memory access (addresses per lane). */
+typedef struct ExecOut {
+    LaneMask exec;               /* lanes that executed (guard true) */
+    int has_mem;
+    MemAccess mem;
+} ExecOut;
+
+/* Data semantics of one instruction (exec.c): registers, predicates and
+ * memory for the lanes in `exec`; fills out->mem.  0 ok, -1 fault. */
+int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask exec, ExecOut *out);
+
+#endif

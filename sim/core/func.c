@@ -1,0 +1,54 @@
+/* func.c - see func.h. */
+#include "sim/core/func.h"
+
+#include <string.h>
+
+#include "sim/mem/lsu.h"
+
+static int run_cta(Kernel *k, Cta *c, const Config *cfg, uint64_t max_steps)
+{
+    uint64_t steps = 0;
+    ExecOut out;
+    for (;;) {
+        for (int i = 0; i < c->nwarps; i++) {
+            Warp *w = &c->warps[i];
+            while (!warp_done(w) && !w->at_barrier) {
+                uint32_t pc = warp_pc(w);
+                IssueResult r = warp_issue(k, w, &out);
+                k->clock++;
+                if (r == ISSUE_FAULT) return -1;
+                if (out.has_mem) lsu_account(cfg, &out.mem, k->entry->code[pc].line, k->stats);
+                if (max_steps && ++steps > max_steps) {
+                    kernel_fault(k, w, -1, FAULT_WATCHDOG,
+                                 "watchdog: block (%u,%u,%u) issued more than %llu warp instructions "
+                                 "(an endless loop? raise --max-cycles)",
+                                 c->id[0], c->id[1], c->id[2], (unsigned long long)max_steps);
+                    return -1;
+                }
+            }
+        }
+        if (c->live_warps == 0) return 0;
+        if (cta_barrier_check(k, c) < 0) return -1;
+    }
+}
+
+int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
+             uint64_t max_steps, Fault *fault)
+{
+    Kernel k;
+    int nsms = cfg->gpu.num_sms;
+    if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, nsms, cfg->sm.max_warps)) return -1;
+    kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE);
+    int rc = 0;
+    for (uint64_t b = 0; b < k.nctas && rc == 0; b++) {
+        Cta c;
+        if (cta_init(&k, &c, b, (int)(b % (uint64_t)nsms))) { cta_free(&c); rc = -1; break; }
+        st->ctas_launched++;
+        st->warps_launched += (uint64_t)c.nwarps;
+        if (run_cta(&k, &c, cfg, max_steps)) rc = -1;
+        cta_free(&c);
+    }
+    *fault = k.fault;
+    kernel_free(&k);
+    return rc;
+}

@@ -1,0 +1,142 @@
+/* kernel.c - see kernel.h. */
+#include "sim/core/kernel.h"
+
+#include "isa/backend.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- kernel and CTA setup ----------------------------------------------------- */
+int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
+                int warp_size, int nsms, int max_warps_per_sm)
+{
+    memset(k, 0, sizeof *k);
+    k->prog = p;
+    k->spec = &p->launches[li];
+    k->entry = &p->entries[k->spec->entry];
+    k->launch_index = li;
+    k->mem = mem;
+    k->stats = st;
+    k->warp_size = warp_size;
+    k->nsms = nsms;
+    k->max_warps_per_sm = max_warps_per_sm;
+    k->nctas = (uint64_t)k->spec->grid[0] * k->spec->grid[1] * k->spec->grid[2];
+    k->param_bytes = k->entry->param_bytes;
+    k->params = calloc(1, k->param_bytes ? k->param_bytes : 1);
+    if (!k->params) return -1;
+    for (int i = 0; i < k->spec->nargs && i < k->entry->nparams; i++) {
+        const LaunchArg *a = &k->spec->args[i];
+        const Param *pa = &k->entry->params[i];
+        uint64_t v = 0;
+        if (a->kind == ARG_BUFFER) v = mem_region_of_buffer(mem, a->buffer)->base;
+        else if (a->kind == ARG_INT) v = (uint64_t)a->i;
+        else if (pa->type == T_F32) { float f = (float)a->f; uint32_t u; memcpy(&u, &f, 4); v = u; }
+        else memcpy(&v, &a->f, 8);
+        memcpy(k->params + pa->offset, &v, pa->size < 8 ? pa->size : 8);
+    }
+    return 0;
+}
+
+void kernel_use_schedule(Kernel *k, int machine)
+{
+    const Entry *src = &k->prog->entries[k->spec->entry];
+    k->entry = backend_entry(src, machine);
+    k->machine = k->entry != src;
+}
+
+uint32_t kernel_source_pc(const Kernel *k, uint32_t pc)
+{
+    return k->machine && k->entry->morder && pc < (uint32_t)k->entry->ncode ? k->entry->morder[pc] : pc;
+}
+
+void kernel_free(Kernel *k)
+{
+    free(k->params);
+    k->params = NULL;
+}
+
+int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
+{
+    const uint32_t *g = k->spec->grid, *b = k->spec->block;
+    memset(c, 0, sizeof *c);
+    c->linear = linear;
+    c->id[0] = (uint32_t)(linear % g[0]);
+    c->id[1] = (uint32_t)((linear / g[0]) % g[1]);
+    c->id[2] = (uint32_t)(linear / ((uint64_t)g[0] * g[1]));
+    c->smid = smid;
+    c->nthreads = (int)(b[0] * b[1] * b[2]);
+    int ws = k->warp_size;
+    c->nwarps = (c->nthreads + ws - 1) / ws;
+    c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
+    c->smem_bytes = k->entry->shared_bytes;
+    c->lmem_bytes = k->entry->local_bytes;
+    /* Shared and local memory start zeroed so every run is deterministic
+     * (real hardware leaves them undefined). */
+    c->smem = calloc(1, c->smem_bytes ? c->smem_bytes : 1);
+    c->lmem = calloc((size_t)c->nthreads, c->lmem_bytes ? c->lmem_bytes : 1);
+    if (!c->warps || !c->smem || !c->lmem) return -1;
+    const Entry *e = k->entry;
+    for (int i = 0; i < c->nwarps; i++) {
+        Warp *w = &c->warps[i];
+        w->id = i;
+        w->cta = c;
+        int n = c->nthreads - i * ws;
+        if (n > ws) n = ws;
+        w->valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
+        w->live = w->valid;
+        w->r = calloc((size_t)(e->nregs ? e->nregs : 1) * (size_t)ws, sizeof *w->r);
+        w->p = calloc((size_t)(e->npreds ? e->npreds : 1), sizeof *w->p);
+        if (!w->r || !w->p) return -1;
+        simt_init(&w->simt, 0, w->valid);
+    }
+    c->live_warps = c->nwarps;
+    /* the machine code's prologue (backend.c): each warp runs it once */
+    if (k->machine) k->stats->inst += (uint64_t)c->nwarps * (uint64_t)e->prologue_minst;
+    if (c->nwarps && k->stats->simt_max_depth < 1) k->stats->simt_max_depth = 1;   /* the base entry */
+    return 0;
+}
+
+void cta_free(Cta *c)
+{
+    for (int i = 0; c->warps && i < c->nwarps; i++) {
+        free(c->warps[i].r);
+        free(c->warps[i].p);
+        simt_free(&c->warps[i].simt);
+    }
+    free(c->warps);
+    free(c->smem);
+    free(c->lmem);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- faults ----------------------------------------------------------------------- */
+void kernel_fault(Kernel *k, const Warp *w, int lane, FaultKind kind, const char *fmt, ...)
+{
+    Fault *f = &k->fault;
+    if (f->kind != FAULT_NONE) return;      /* keep the first */
+    f->kind = kind;
+    f->launch = k->launch_index;
+    f->warp = w ? w->id : -1;
+    f->lane = lane;
+    f->pc = UINT32_MAX;
+    if (w) {
+        memcpy(f->cta, w->cta->id, sizeof f->cta);
+        const SimtStack *s = &w->simt;
+        f->pc = s->depth ? s->e[s->depth - 1].pc : 0;
+        f->line = f->pc < (uint32_t)k->entry->ncode ? k->entry->code[f->pc].line : 0;
+        f->pc = kernel_source_pc(k, f->pc);
+        if (lane >= 0) {
+            const uint32_t *b = k->spec->block;
+            uint32_t t = (uint32_t)(w->id * k->warp_size + lane);
+            f->tid[0] = t % b[0];
+            f->tid[1] = (t / b[0]) % b[1];
+            f->tid[2] = t / (b[0] * b[1]);
+        }
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,104 @@
+/* kernel.h - the running kernel, its thread blocks (CTAs) and warps.
+ *
+ * A Kernel is one .launch in progress: the program and entry, the parameter
+ * bytes, the memory image, the counters and the fault record.  A Cta holds a
+ * block's shared memory, local memory and warps; a Warp holds its registers
+ * (structure of arrays: register-major, lane-minor), predicate lane masks and
+ * SIMT stack.  Setting them up and recording a fault live here; what an
+ * instruction does is exec.h, issuing one is warp.h.
+ */
+#ifndef GPUSIM_KERNEL_H
+#define GPUSIM_KERNEL_H
+
+#include <stdint.h>
+
+#include "isa/isa.h"
+#include "sim/base/lanes.h"
+#include "sim/base/stats.h"
+#include "sim/core/simt.h"
+#include "sim/mem/access.h"
+#include "sim/mem/mem.h"
+
+typedef enum FaultKind {
+    FAULT_NONE, FAULT_OUT_OF_BOUNDS, FAULT_MISALIGNED, FAULT_BARRIER, FAULT_DEADLOCK,
+    FAULT_WATCHDOG, FAULT_MEMBERMASK
+} FaultKind;
+
+typedef struct Fault {
+    FaultKind kind;
+    int launch;                  /* index of the .launch */
+    uint32_t cta[3];             /* block */
+    int warp;                    /* warp in the block, -1 if several */
+    int lane;                    /* first faulting lane, -1 if none */
+    uint32_t tid[3];             /* that lane's thread index */
+    uint32_t pc;
+    uint32_t line;
+    char msg[600];
+} Fault;
+
+typedef struct Kernel Kernel;
+typedef struct Cta Cta;
+
+typedef struct Warp {
+    int id;                      /* warp index within its CTA */
+    Cta *cta;
+    SimtStack simt;
+    LaneMask valid;              /* lanes that are threads of the block */
+    LaneMask live;               /* valid lanes that have not exited */
+    uint64_t *r;                 /* r[reg * warp_size + lane] */
+    LaneMask *p;                 /* predicate registers, one bit per lane */
+    int at_barrier;              /* waiting at bar.sync */
+    uint32_t barrier_pc;
+    int barrier_id;              /* 0-15 */
+    uint64_t issued;             /* warp instructions issued */
+} Warp;
+
+struct Cta {
+    uint32_t id[3];
+    uint64_t linear;             /* x fastest, then y, then z */
+    int nthreads, nwarps;
+    Warp *warps;
+    uint8_t *smem; uint32_t smem_bytes;
+    uint8_t *lmem; uint32_t lmem_bytes;   /* per thread */
+    int live_warps;              /* warps with live lanes */
+    int smid;
+    uint32_t bar_arrived[16];    /* threads counted at each barrier (warps x warp size) */
+};
+
+struct Kernel {
+    const Program *prog;
+    const Entry *entry;
+    const LaunchSpec *spec;
+    int launch_index;
+    Memory *mem;
+    Stats *stats;
+    int warp_size;
+    int nsms, max_warps_per_sm;
+    uint8_t *params;
+    uint32_t param_bytes;
+    uint64_t nctas;
+    uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
+    int machine;                 /* core.schedule=machine: entry is the back end's
+                                    machine order; counts are machine instructions */
+    Fault fault;
+};
+
+/* Set up a kernel for spec (parameters from the .launch args). */
+int kernel_init(Kernel *k, const Program *p, int launch_index, Memory *mem, Stats *st,
+                int warp_size, int nsms, int max_warps_per_sm);
+void kernel_free(Kernel *k);
+/* Issue the back end's machine order (machine = 1) or the source order. */
+void kernel_use_schedule(Kernel *k, int machine);
+/* The source pc of pc in the code k issues (faults name source pcs, as
+ * --disasm numbers them). */
+uint32_t kernel_source_pc(const Kernel *k, uint32_t pc);
+/* Block linear index -> CTA with fresh warps, registers, shared and local
+ * memory. */
+int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid);
+void cta_free(Cta *c);
+
+/* Fill k->fault for warp w at its pc (lane -1: the whole warp). */
+void kernel_fault(Kernel *k, const Warp *w, int lane, FaultKind kind, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+#endif

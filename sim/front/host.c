@@ -1,0 +1,430 @@
+/* host.c - see host.h. */
+#include "sim/front/host.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/suggest.h"
+
+/* ---- element access ---------------------------------------------------------- */
+static double get(const uint8_t *base, DataType t, uint64_t i)
+{
+    int bytes = isa_type_bits(t) / 8;
+    uint64_t v = 0;
+    memcpy(&v, base + i * (uint64_t)bytes, (size_t)bytes);
+    switch (isa_type_kind(t)) {
+    case TK_FLOAT:
+        if (bytes == 4) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
+        { double d; memcpy(&d, &v, 8); return d; }
+    case TK_SINT: return (double)((int64_t)(v << (64 - bytes * 8)) >> (64 - bytes * 8));
+    default: return (double)v;
+    }
+}
+
+static void set(uint8_t *base, DataType t, uint64_t i, double x)
+{
+    int bytes = isa_type_bits(t) / 8;
+    uint64_t v;
+    if (isa_type_kind(t) == TK_FLOAT) {
+        if (bytes == 4) { float f = (float)x; uint32_t u; memcpy(&u, &f, 4); v = u; }
+        else memcpy(&v, &x, 8);
+    } else if (isa_type_kind(t) == TK_SINT) v = (uint64_t)(int64_t)x;
+    else v = x <= 0 ? 0 : (uint64_t)x;
+    memcpy(base + i * (uint64_t)bytes, &v, (size_t)bytes);
+}
+
+/* splitmix64: a small, well-mixed, seedable generator; the same seed gives
+ * the same buffer on every machine. */
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* ---- initialisation ----------------------------------------------------------- */
+static int load_file(const Program *p, const BufferSpec *b, uint8_t *data, DiagList *dl)
+{
+    char path[4096];
+    const char *slash = strrchr(p->filename, '/');
+    if (b->path[0] != '/' && slash)
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - p->filename), p->filename, b->path);
+    else
+        snprintf(path, sizeof path, "%s", b->path);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        diag_add(dl, p->filename, b->line, b->col, program_line(p, b->line, NULL),
+                 "buffer %s: cannot open %s: %s", b->name, path, strerror(errno));
+        return -1;
+    }
+    uint64_t i = 0;
+    double x;
+    while (i < b->count && fscanf(f, "%lf", &x) == 1) set(data, (DataType)b->type, i++, x);
+    fclose(f);
+    if (i < b->count) {
+        diag_add(dl, p->filename, b->line, b->col, program_line(p, b->line, NULL),
+                 "buffer %s: %s has %" PRIu64 " numbers, the buffer needs %" PRIu64, b->name, path, i, b->count);
+        return -1;
+    }
+    return 0;
+}
+
+int host_init_buffers(const Program *p, Memory *m, DiagList *dl)
+{
+    int rc = 0;
+    for (int bi = 0; bi < p->nbuffers; bi++) {
+        const BufferSpec *b = &p->buffers[bi];
+        uint8_t *data = mem_region_of_buffer(m, bi)->data;
+        DataType t = (DataType)b->type;
+        int is_float = isa_type_kind(t) == TK_FLOAT;
+        uint64_t state = b->seed;
+        switch ((InitKind)b->init) {
+        case INIT_ZERO: break;   /* mem_init zero-fills */
+        case INIT_FILL: for (uint64_t i = 0; i < b->count; i++) set(data, t, i, b->value); break;
+        case INIT_IOTA: for (uint64_t i = 0; i < b->count; i++) set(data, t, i, b->lo + b->hi * (double)i); break;
+        case INIT_RANDOM:
+            for (uint64_t i = 0; i < b->count; i++) {
+                double u = (double)(next_random(&state) >> 11) * 0x1.0p-53;   /* [0,1) */
+                /* floats: uniform in [min,max); integers: uniform in [min,max] */
+                double x = is_float ? b->lo + (b->hi - b->lo) * u : b->lo + floor(u * (b->hi - b->lo + 1));
+                set(data, t, i, x);
+            }
+            break;
+        case INIT_FILE:
+            if (load_file(p, b, data, dl)) rc = -1;
+            break;
+        }
+    }
+    return rc;
+}
+
+/* ---- references -----------------------------------------------------------------
+ * A reference computes the expected contents of the checked buffer into
+ * out[0..n), from buffers and integers given as its arguments. */
+typedef struct RefArg {
+    int is_buffer;
+    const uint8_t *data;
+    DataType type;
+    uint64_t count;
+    double num;
+} RefArg;
+
+typedef void RefFn(const RefArg *a, double *out, uint64_t n, uint8_t *checked);
+
+static double at(const RefArg *a, int64_t i) { return i < 0 || (uint64_t)i >= a->count ? 0.0 : get(a->data, a->type, (uint64_t)i); }
+static int64_t num(const RefArg *a) { return (int64_t)a->num; }
+
+static void ref_vecadd(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    for (uint64_t i = 0; i < n; i++) out[i] = (double)((float)at(&a[0], (int64_t)i) + (float)at(&a[1], (int64_t)i));
+}
+
+static void ref_copy(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    for (uint64_t i = 0; i < n; i++) out[i] = at(&a[0], (int64_t)i);
+}
+
+static void ref_strided(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    int64_t s = num(&a[1]);
+    for (uint64_t i = 0; i < n; i++) out[i] = at(&a[0], (int64_t)i * s);
+}
+
+static void ref_evenodd(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    for (uint64_t i = 0; i < n; i++) {
+        float x = (float)at(&a[0], (int64_t)i);
+        out[i] = (i % 2 == 0) ? (double)(x * 2.0f) : (double)(x + 1.0f);
+    }
+}
+
+static void ref_matmul(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    int64_t M = num(&a[2]), N = num(&a[3]), K = num(&a[4]);
+    /* convert once: the triple loop then runs on plain doubles */
+    double *A = malloc((size_t)(M * K) * sizeof *A), *B = malloc((size_t)(K * N) * sizeof *B);
+    double *row = calloc((size_t)(N ? N : 1), sizeof *row);
+    if (!A || !B || !row) { free(A); free(B); free(row); return; }
+    for (int64_t i = 0; i < M * K; i++) A[i] = at(&a[0], i);
+    for (int64_t i = 0; i < K * N; i++) B[i] = at(&a[1], i);
+    /* a row of C at a time, k outermost: B is read along its rows, and each
+     * element still sums its K products in order k = 0, 1, ... */
+    for (int64_t r = 0; r < M; r++) {
+        for (int64_t c = 0; c < N; c++) row[c] = 0;
+        for (int64_t k = 0; k < K; k++) {
+            double x = A[r * K + k];
+            const double *b = &B[k * N];
+            for (int64_t c = 0; c < N; c++) row[c] += x * b[c];
+        }
+        for (int64_t c = 0; c < N; c++)
+            if ((uint64_t)(r * N + c) < n) out[r * N + c] = row[c];
+    }
+    free(A);
+    free(B);
+    free(row);
+}
+
+static void ref_conv1d(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    int64_t len = num(&a[2]), w = num(&a[3]);
+    for (int64_t i = 0; i < len && (uint64_t)i < n; i++) {
+        double s = 0;
+        for (int64_t j = 0; j < w; j++) {
+            int64_t x = i - w / 2 + j;
+            if (x >= 0 && x < len) s += at(&a[0], x) * at(&a[1], j);
+        }
+        out[i] = s;
+    }
+}
+
+static void ref_conv2d(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    int64_t h = num(&a[2]), w = num(&a[3]), mw = num(&a[4]);
+    for (int64_t r = 0; r < h; r++)
+        for (int64_t c = 0; c < w; c++) {
+            double s = 0;
+            for (int64_t i = 0; i < mw; i++)
+                for (int64_t j = 0; j < mw; j++) {
+                    int64_t y = r - mw / 2 + i, x = c - mw / 2 + j;
+                    if (y >= 0 && y < h && x >= 0 && x < w) s += at(&a[0], y * w + x) * at(&a[1], i * mw + j);
+                }
+            if ((uint64_t)(r * w + c) < n) out[r * w + c] = s;
+        }
+}
+
+static void ref_transpose(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    int64_t rows = num(&a[1]), cols = num(&a[2]);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++)
+            if ((uint64_t)(c * rows + r) < n) out[c * rows + r] = at(&a[0], r * cols + c);
+}
+
+/* sum(in, n): out[0] is the sum; the rest of the buffer is not checked. */
+static void ref_sum(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    int64_t len = num(&a[1]);
+    double s = 0;
+    for (int64_t i = 0; i < len; i++) s += at(&a[0], i);
+    out[0] = s;
+    for (uint64_t i = 1; i < n; i++) chk[i] = 0;
+}
+
+static void ref_histogram(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    int64_t len = num(&a[1]), bins = num(&a[2]);
+    for (uint64_t i = 0; i < n; i++) out[i] = 0;
+    for (int64_t i = 0; i < len; i++) {
+        int64_t v = (int64_t)at(&a[0], i);
+        if (bins > 0) v = ((v % bins) + bins) % bins;
+        if (v >= 0 && (uint64_t)v < n) out[v] += 1;
+    }
+}
+
+static void ref_scan(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    int64_t len = num(&a[1]);
+    double s = 0;
+    for (int64_t i = 0; i < len && (uint64_t)i < n; i++) { s += at(&a[0], i); out[i] = s; }
+}
+
+static void ref_gray(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    int64_t h = num(&a[1]), w = num(&a[2]);
+    for (int64_t i = 0; i < h * w && (uint64_t)i < n; i++) {
+        float r = (float)at(&a[0], 3 * i), g = (float)at(&a[0], 3 * i + 1), b = (float)at(&a[0], 3 * i + 2);
+        out[i] = (double)(0.21f * r + 0.71f * g + 0.07f * b);
+    }
+}
+
+/* affine(in, a, b): a and b may be integers or floats. */
+static void ref_affine(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
+{
+    (void)chk;
+    for (uint64_t i = 0; i < n; i++) out[i] = a[1].num * at(&a[0], (int64_t)i) + a[2].num;
+}
+
+typedef struct Ref {
+    const char *name;
+    const char *args;     /* B = buffer, I = integer */
+    RefFn *fn;
+    const char *help;
+} Ref;
+
+static const Ref refs[] = {
+    { "vecadd", "BB", ref_vecadd, "vecadd(a, b): out[i] = a[i] + b[i]" },
+    { "copy", "B", ref_copy, "copy(in): out[i] = in[i]" },
+    { "strided", "BI", ref_strided, "strided(in, s): out[i] = in[i*s]" },
+    { "evenodd", "B", ref_evenodd, "evenodd(in): out[i] = in[i]*2 for even i, in[i]+1 for odd i" },
+    { "matmul", "BBIII", ref_matmul, "matmul(A, B, M, N, K): out = A (MxK) x B (KxN), row-major" },
+    { "conv1d", "BBII", ref_conv1d, "conv1d(in, mask, n, w): out[i] = sum_j in[i-w/2+j]*mask[j], zeros outside" },
+    { "conv2d", "BBIII", ref_conv2d, "conv2d(in, mask, h, w, mw): 2D convolution with an mw x mw mask, zeros outside" },
+    { "transpose", "BII", ref_transpose, "transpose(in, rows, cols): out[c*rows+r] = in[r*cols+c]" },
+    { "sum", "BI", ref_sum, "sum(in, n): out[0] = in[0] + ... + in[n-1]" },
+    { "histogram", "BII", ref_histogram, "histogram(in, n, bins): out[b] = number of i < n with in[i] mod bins = b" },
+    { "scan", "BI", ref_scan, "scan(in, n): out[i] = in[0] + ... + in[i] (inclusive prefix sum)" },
+    { "gray", "BII", ref_gray, "gray(rgb, h, w): out[i] = 0.21 r + 0.71 g + 0.07 b of pixel i (rgb interleaved)" },
+    { "affine", "BII", ref_affine, "affine(in, a, b): out[i] = a*in[i] + b (a, b numbers)" },
+};
+enum { NREFS = sizeof refs / sizeof refs[0] };
+
+static const Ref *find_ref(const char *name)
+{
+    for (int i = 0; i < NREFS; i++)
+        if (!strcmp(refs[i].name, name)) return &refs[i];
+    return NULL;
+}
+
+int host_ref_count(void) { return NREFS; }
+const char *host_ref_name(int i) { return i >= 0 && i < NREFS ? refs[i].name : NULL; }
+
+void host_doc_refs(FILE *out)
+{
+    for (int i = 0; i < NREFS; i++) fprintf(out, "| `%s` |\n", refs[i].help);
+}
+
+int host_validate_checks(const Program *p, DiagList *dl)
+{
+    int rc = 0;
+    for (int i = 0; i < p->nchecks; i++) {
+        const CheckSpec *c = &p->checks[i];
+        const char *src = program_line(p, c->line, NULL);
+        int sources = (c->ref != NULL) + (c->equals >= 0) + (c->path != NULL);
+        if (sources != 1) {
+            diag_add(dl, p->filename, c->line, c->col, src,
+                     ".check %s needs exactly one of ref=FUNC(...), equals=BUFFER or file=\"PATH\"", p->buffers[c->buffer].name);
+            rc = -1;
+            continue;
+        }
+        if (!c->ref) continue;
+        const Ref *r = find_ref(c->ref);
+        if (!r) {
+            const char *near = suggest_best(c->ref, refs, NREFS, sizeof refs[0]);
+            diag_add(dl, p->filename, c->line, c->col, src, "unknown reference '%s'%s%s%s", c->ref,
+                     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+            rc = -1;
+            continue;
+        }
+        if ((size_t)c->nargs != strlen(r->args)) {
+            diag_add(dl, p->filename, c->line, c->col, src, "reference %s takes %zu arguments: %s", r->name,
+                     strlen(r->args), r->help);
+            rc = -1;
+            continue;
+        }
+        for (int k = 0; k < c->nargs; k++) {
+            int want_buf = r->args[k] == 'B';
+            if (want_buf != (c->args[k].kind == ARG_BUFFER)) {
+                diag_add(dl, p->filename, c->args[k].line, c->args[k].col, src, "argument %d of %s must be %s: %s",
+                         k + 1, r->name, want_buf ? "a buffer" : "a number", r->help);
+                rc = -1;
+            }
+        }
+    }
+    return rc;
+}
+
+/* ---- checking ------------------------------------------------------------------- */
+static void fmt_val(char *buf, size_t n, double v, DataType t)
+{
+    if (isa_type_kind(t) == TK_FLOAT) snprintf(buf, n, "%.9g", v);
+    else snprintf(buf, n, "%.0f", v);
+}
+
+int host_run_check(const Program *p, const Memory *m, int ci, CheckResult *r, DiagList *dl)
+{
+    const CheckSpec *c = &p->checks[ci];
+    const BufferSpec *b = &p->buffers[c->buffer];
+    const uint8_t *got = mem_region_of_buffer((Memory *)m, c->buffer)->data;
+    DataType t = (DataType)b->type;
+    uint64_t n = b->count;
+    memset(r, 0, sizeof *r);
+    r->buffer = c->buffer;
+    double *exp = calloc((size_t)n, sizeof *exp);
+    uint8_t *chk = malloc((size_t)n);
+    if (!exp || !chk) { free(exp); free(chk); return -1; }
+    memset(chk, 1, (size_t)n);
+    if (c->ref) {
+        const Ref *ref = find_ref(c->ref);
+        RefArg args[8];
+        memset(args, 0, sizeof args);
+        for (int k = 0; k < c->nargs && k < 8; k++) {
+            const LaunchArg *a = &c->args[k];
+            if (a->kind == ARG_BUFFER) {
+                args[k].is_buffer = 1;
+                args[k].data = mem_region_of_buffer((Memory *)m, a->buffer)->data;
+                args[k].type = (DataType)p->buffers[a->buffer].type;
+                args[k].count = p->buffers[a->buffer].count;
+            } else args[k].num = a->kind == ARG_INT ? (double)a->i : a->f;
+        }
+        ref->fn(args, exp, n, chk);
+    } else if (c->equals >= 0) {
+        const BufferSpec *o = &p->buffers[c->equals];
+        const uint8_t *od = mem_region_of_buffer((Memory *)m, c->equals)->data;
+        for (uint64_t i = 0; i < n; i++) exp[i] = i < o->count ? get(od, (DataType)o->type, i) : 0;
+    } else {
+        BufferSpec tmp = *b;
+        tmp.path = c->path;
+        uint8_t *buf = calloc((size_t)n, (size_t)(isa_type_bits(t) / 8));
+        if (!buf || load_file(p, &tmp, buf, dl)) { free(buf); free(exp); free(chk); return -1; }
+        for (uint64_t i = 0; i < n; i++) exp[i] = get(buf, t, i);
+        free(buf);
+    }
+    int is_float = isa_type_kind(t) == TK_FLOAT;
+    /* default tolerances: floats 1e-5 relative + 1e-6 absolute; integers exact */
+    double tol = c->tol ? c->tol : is_float ? 1e-6 : 0, rtol = c->rtol ? c->rtol : is_float ? 1e-5 : 0;
+    size_t len = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!chk[i]) continue;
+        r->compared++;
+        double g = get(got, t, i), e = exp[i];
+        double err = fabs(g - e);
+        int ok = (isnan(g) && isnan(e)) || err <= tol + rtol * fabs(e);
+        if (!isnan(err) && err > r->max_abs_err) r->max_abs_err = err;
+        if (ok) continue;
+        if (r->mismatches < 5 && len < sizeof r->detail - 120) {
+            char gs[40], es[40];
+            fmt_val(gs, sizeof gs, g, t);
+            fmt_val(es, sizeof es, e, t);
+            len += (size_t)snprintf(r->detail + len, sizeof r->detail - len, "%s    %s[%" PRIu64 "]: expected %s, got %s",
+                                    len ? "\n" : "", b->name, i, es, gs);
+        }
+        r->mismatches++;
+    }
+    r->passed = r->mismatches == 0;
+    free(exp);
+    free(chk);
+    return 0;
+}
+
+void host_dump(const Program *p, const Memory *m, int bi, FILE *out)
+{
+    const BufferSpec *b = &p->buffers[bi];
+    const uint8_t *d = mem_region_of_buffer((Memory *)m, bi)->data;
+    DataType t = (DataType)b->type;
+    for (uint64_t i = 0; i < b->count; i++) {
+        double v = get(d, t, i);
+        if (t == T_F32) fprintf(out, "%.9g\n", v);
+        else if (t == T_F64) fprintf(out, "%.17g\n", v);
+        else if (isa_type_kind(t) == TK_SINT) fprintf(out, "%" PRId64 "\n", (int64_t)v);
+        else {
+            uint64_t u = 0;
+            memcpy(&u, d + i * (uint64_t)(isa_type_bits(t) / 8), (size_t)(isa_type_bits(t) / 8));
+            fprintf(out, "%" PRIu64 "\n", u);
+        }
+    }
+}

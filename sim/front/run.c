@@ -1,0 +1,119 @@
+/* run.c - see run.h. */
+#include "sim/front/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/backend.h"
+#include "sim/core/func.h"
+#include "sim/front/step.h"
+#include "sim/timing/gpu.h"
+
+/* Default watchdog: this many warp instructions per block is an endless
+ * loop in any kernel of the course. */
+#define DEFAULT_MAX_STEPS 2000000000ull
+
+static int check_launches(Run *r, const Program *p, const Config *cfg, DiagList *dl)
+{
+    int rc = 0;
+    for (int i = 0; i < p->nlaunches; i++) {
+        const LaunchSpec *l = &p->launches[i];
+        const Entry *e = backend_entry(&p->entries[l->entry], cfg->core.schedule == CORE_SCHEDULE_MACHINE);
+        uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+        uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+        occupancy_compute(&r->occ[i], cfg, (int)(threads > 1024 ? 1024 : threads), e->regs_per_thread,
+                          e->shared_bytes, nblocks);
+        if (threads <= 1024 && r->occ[i].error[0]) {
+            diag_add(dl, p->filename, l->line, l->col, program_line(p, l->line, NULL),
+                     ".launch %s: %s", e->name, r->occ[i].error);
+            rc = -1;
+        }
+        if (threads > (uint64_t)cfg->sm.max_threads || threads > 1024) {
+            diag_add(dl, p->filename, l->line, l->col, program_line(p, l->line, NULL),
+                     ".launch %s: a block of %llu threads is more than %s allows (%d)", p->entries[l->entry].name,
+                     (unsigned long long)threads, threads > 1024 ? "CUDA" : "the SM", threads > 1024 ? 1024 : cfg->sm.max_threads);
+            rc = -1;
+        }
+    }
+    if (p->nlaunches == 0) {
+        diag_add(dl, p->filename, 0, 0, NULL, "nothing to run: the file has no .launch line");
+        rc = -1;
+    }
+    return rc;
+}
+
+int run_program(Run *r, const Program *p, const Config *cfg, const char *config_path,
+                const RunOptions *o, DiagList *dl)
+{
+    memset(r, 0, sizeof *r);
+    r->prog = p;
+    r->cfg = cfg;
+    r->config_path = config_path;
+    r->opt = *o;
+    r->occ = calloc((size_t)(p->nlaunches ? p->nlaunches : 1), sizeof *r->occ);
+    if (!r->occ) return RUN_BAD_INPUT;
+    if (check_launches(r, p, cfg, dl) || host_validate_checks(p, dl)) return RUN_BAD_INPUT;
+    if (mem_init(&r->mem, p) || stats_init(&r->stats, p->nlines, cfg->gpu.num_sms)) {
+        diag_add(dl, p->filename, 0, 0, NULL, "out of memory for the buffers");
+        return RUN_BAD_INPUT;
+    }
+    if (host_init_buffers(p, &r->mem, dl)) return RUN_BAD_INPUT;
+    uint64_t max_steps = o->max_cycles ? o->max_cycles : DEFAULT_MAX_STEPS;
+    uint64_t now = 0;
+    MemSys *ms = NULL;
+    if (!o->functional && cfg->mem.model == MEM_MODEL_HIERARCHY) {
+        const char *why = memsys_unsupported(cfg);
+        if (why || !(ms = memsys_create(cfg, cfg->gpu.num_sms))) {
+            diag_add(dl, r->config_path ? r->config_path : "config", 0, 0, NULL,
+                     "the memory hierarchy cannot model this configuration: %s (or set mem.model=fixed)",
+                     why ? why : "out of memory");
+            return RUN_BAD_INPUT;
+        }
+    }
+    Trace *trace = NULL;
+    if (o->trace && !o->functional) {
+        char why[300];
+        if (!(trace = trace_create(o->trace, &o->trace_opt, p, cfg, why, sizeof why))) {
+            diag_add(dl, "--trace", 0, 0, NULL, "%s", why);
+            if (ms) memsys_destroy(ms);
+            return RUN_BAD_INPUT;
+        }
+    }
+    Observer obs = trace ? trace_observer(trace) : (Observer){ 0 };
+    GpuStep step = { o->step ? step_print : NULL, o->step, o->step_sm, o->step_warp };
+    int faulted = 0;
+    for (int i = 0; i < p->nlaunches && !faulted; i++) {
+        faulted = o->functional
+            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, &r->fault)
+            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace ? &obs : NULL, &step, &now, o->max_cycles, &r->fault);
+    }
+    if (trace && trace_close(trace)) diag_add(dl, "--trace", 0, 0, NULL, "%s: write error", o->trace);
+    if (ms) {
+        memsys_flush(ms);      /* what the write-back L2 still holds counts as written */
+        r->memstats = *memsys_stats(ms);
+        r->has_memstats = 1;
+        memsys_destroy(ms);
+    }
+    if (faulted) {
+        r->faulted = 1;
+        return RUN_FAULT;
+    }
+    r->checks = calloc((size_t)(p->nchecks ? p->nchecks : 1), sizeof *r->checks);
+    if (!r->checks) return RUN_BAD_INPUT;
+    for (int i = 0; i < p->nchecks; i++) {
+        if (host_run_check(p, &r->mem, i, &r->checks[i], dl)) return RUN_BAD_INPUT;
+        r->nchecks++;
+        if (!r->checks[i].passed) r->checks_failed++;
+    }
+    return r->checks_failed ? RUN_CHECK_FAILED : RUN_OK;
+}
+
+void run_free(Run *r)
+{
+    mem_free(&r->mem);
+    stats_free(&r->stats);
+    free(r->checks);
+    free(r->occ);
+    r->checks = NULL;
+    r->occ = NULL;
+}

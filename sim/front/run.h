@@ -1,0 +1,52 @@
+/* run.h - one run of a kernel file: lay out memory, initialise buffers, run
+ * every .launch in order, then the .checks.  Owns the memory image, the
+ * counters and the fault; report.c reads a finished Run. */
+#ifndef GPUSIM_RUN_H
+#define GPUSIM_RUN_H
+
+#include <stdio.h>
+
+#include "isa/diag.h"
+#include "isa/isa.h"
+#include "sim/base/config.h"
+#include "sim/base/stats.h"
+#include "sim/core/warp.h"
+#include "sim/front/host.h"
+#include "sim/front/trace.h"
+#include "sim/mem/mem.h"
+#include "sim/mem/memsys.h"
+#include "sim/timing/occupancy.h"
+
+typedef struct RunOptions {
+    int functional;          /* no timing model */
+    uint64_t max_cycles;     /* watchdog; 0 = default */
+    const char *trace;       /* --trace FILE.html|FILE.json, or NULL */
+    TraceOptions trace_opt;
+    FILE *step;              /* --step output, or NULL */
+    int step_sm, step_warp;
+} RunOptions;
+
+typedef struct Run {
+    const Program *prog;
+    const Config *cfg;
+    const char *config_path;
+    RunOptions opt;
+    Memory mem;
+    Stats stats;
+    int faulted;
+    Fault fault;
+    CheckResult *checks;
+    int nchecks, checks_failed;
+    Occupancy *occ;          /* per launch */
+    int has_memstats;        /* timing with the memory hierarchy */
+    MemStats memstats;
+} Run;
+
+enum { RUN_OK = 0, RUN_CHECK_FAILED = 1, RUN_BAD_INPUT = 2, RUN_FAULT = 3 };
+
+/* Returns RUN_* (the exit code): RUN_BAD_INPUT with Diags in dl. */
+int run_program(Run *r, const Program *p, const Config *cfg, const char *config_path,
+                const RunOptions *o, DiagList *dl);
+void run_free(Run *r);
+
+#endif

@@ -1,0 +1,388 @@
+/* cache.c - see cache.h.
+ *
+ * Layout: lines[set * ways + way], their tags in a separate array (a set's
+ * tags share a few host cache lines even at 56 ways); a line is present
+ * from its install to its eviction.  Each set counts its reserved ways.
+ * MSHRs sit on a free list; a line points to its MSHR and the MSHR back to
+ * the line, so finding the MSHR of a line costs the tag lookup.
+ */
+#include "sim/mem/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Line {
+    uint64_t lru;              /* stamp of the last access: smallest is least recent */
+    uint32_t valid, dirty, pending;
+    int32_t mshr;              /* -1: none */
+} Line;
+
+typedef struct Mshr {
+    int32_t line;              /* index into lines; -1 when free */
+    int32_t nwait;
+    int32_t next_free;
+} Mshr;
+
+struct CacheUnit {
+    CacheConfig cfg;
+    int line_shift, sector_shift, nsectors;
+    uint32_t full;             /* all sectors of a line */
+    Line *lines;
+    uint64_t *tags;            /* line address per way, NO_TAG if empty: kept apart for fast lookups */
+    uint16_t *reserved;        /* per set: ways with sectors pending */
+    Mshr *mshr;
+    CacheWaiter *wait;         /* mshr i owns wait[i * max_merge ...] */
+    int free_mshr, nfree;
+    uint64_t stamp;
+    CacheStats st;
+};
+
+static int log2i(int v)
+{
+    if (v <= 0 || (v & (v - 1))) return -1;
+    int s = 0;
+    while ((1 << s) != v) s++;
+    return s;
+}
+
+/* A line is present once installed: lines are only ever replaced, never
+ * invalidated, so its tag alone says so (NO_TAG is not line-aligned). */
+#define NO_TAG UINT64_MAX
+static int present(const CacheUnit *c, int i) { return c->tags[i] != NO_TAG; }
+
+CacheUnit *cache_create(const CacheConfig *cfg)
+{
+    int ls = log2i(cfg->line_bytes), ss = log2i(cfg->sector_bytes);
+    if (ls < 0 || ss < 0 || ss > ls || ls - ss > 5 || log2i(cfg->sets) < 0 || cfg->ways < 1 ||
+        cfg->mshrs < 0 || (cfg->mshrs > 0 && cfg->max_merge < 1))
+        return NULL;
+    CacheUnit *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->cfg = *cfg;
+    c->line_shift = ls;
+    c->sector_shift = ss;
+    c->nsectors = 1 << (ls - ss);
+    c->full = c->nsectors == 32 ? UINT32_MAX : (1u << c->nsectors) - 1u;
+    size_t nl = (size_t)cfg->sets * (size_t)cfg->ways;
+    c->lines = calloc(nl, sizeof *c->lines);
+    c->tags = malloc(nl * sizeof *c->tags);
+    c->reserved = calloc((size_t)cfg->sets, sizeof *c->reserved);
+    c->mshr = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1), sizeof *c->mshr);
+    c->wait = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1) * (size_t)(cfg->max_merge > 0 ? cfg->max_merge : 1),
+                     sizeof *c->wait);
+    if (!c->lines || !c->tags || !c->reserved || !c->mshr || !c->wait || cfg->ways > UINT16_MAX) { cache_destroy(c); return NULL; }
+    for (size_t i = 0; i < nl; i++) {
+        c->lines[i].mshr = -1;
+        c->tags[i] = NO_TAG;
+    }
+    for (int i = 0; i < cfg->mshrs; i++) {
+        c->mshr[i].line = -1;
+        c->mshr[i].next_free = i + 1 < cfg->mshrs ? i + 1 : -1;
+    }
+    c->free_mshr = cfg->mshrs ? 0 : -1;
+    c->nfree = cfg->mshrs;
+    return c;
+}
+
+void cache_destroy(CacheUnit *c)
+{
+    if (!c) return;
+    free(c->lines);
+    free(c->tags);
+    free(c->reserved);
+    free(c->mshr);
+    free(c->wait);
+    free(c);
+}
+
+const CacheConfig *cache_config(const CacheUnit *c) { return &c->cfg; }
+const CacheStats *cache_stats(const CacheUnit *c) { return &c->st; }
+int cache_mshrs_free(const CacheUnit *c) { return c->nfree; }
+
+uint64_t cache_line_addr(const CacheUnit *c, uint64_t addr) { return addr >> c->line_shift << c->line_shift; }
+
+uint32_t cache_sectors(const CacheUnit *c, uint64_t addr, int bytes)
+{
+    uint64_t base = cache_line_addr(c, addr);
+    uint64_t end = addr + (uint64_t)(bytes > 0 ? bytes : 1);
+    uint64_t lim = base + (1ull << c->line_shift);
+    if (end > lim) end = lim;
+    int first = (int)((addr - base) >> c->sector_shift), last = (int)((end - 1 - base) >> c->sector_shift);
+    uint32_t m = 0;
+    for (int s = first; s <= last; s++) m |= 1u << s;
+    return m;
+}
+
+static int set_of(const CacheUnit *c, uint64_t addr)
+{
+    return (int)((addr >> c->line_shift) & (uint64_t)(c->cfg.sets - 1));
+}
+
+/* Index of the present line holding addr, or -1. */
+static int find(const CacheUnit *c, uint64_t addr)
+{
+    uint64_t tag = cache_line_addr(c, addr);
+    int base = set_of(c, addr) * c->cfg.ways;
+    const uint64_t *t = &c->tags[base];
+    for (int w = 0; w < c->cfg.ways; w++)
+        if (t[w] == tag) return base + w;
+    return -1;
+}
+
+/* Replacement: an empty way (lowest first), else the least recently used
+ * way with nothing pending; -1 if every way waits for a fill. */
+static int victim(const CacheUnit *c, int set)
+{
+    int base = set * c->cfg.ways, best = -1;
+    for (int w = 0; w < c->cfg.ways; w++) {
+        const Line *l = &c->lines[base + w];
+        if (!present(c, base + w)) return base + w;
+        if (l->pending) continue;
+        if (best < 0 || l->lru < c->lines[best].lru) best = base + w;
+    }
+    return best;
+}
+
+
+CacheProbe cache_probe(const CacheUnit *c, uint64_t addr)
+{
+    CacheProbe p;
+    memset(&p, 0, sizeof p);
+    p.set = set_of(c, addr);
+    p.reserved = c->reserved[p.set];
+    int i = find(c, addr);
+    if (i >= 0) {
+        const Line *l = &c->lines[i];
+        p.present = 1;
+        p.valid = l->valid;
+        p.pending = l->pending;
+        p.dirty = l->dirty;
+        p.has_mshr = l->mshr >= 0;
+        p.merge_free = p.has_mshr && c->mshr[l->mshr].nwait < c->cfg.max_merge;
+    }
+    return p;
+}
+
+int cache_victim(const CacheUnit *c, uint64_t addr, uint32_t *victim_dirty)
+{
+    int v = victim(c, set_of(c, addr));
+    *victim_dirty = v >= 0 && present(c, v) ? c->lines[v].dirty : 0;
+    return v >= 0;
+}
+
+static void touch(CacheUnit *c, Line *l) { l->lru = ++c->stamp; }
+
+static void result_clear(CacheResult *r, CacheOutcome o)
+{
+    memset(r, 0, sizeof *r);
+    r->outcome = o;
+}
+
+/* Empty line i (write its dirty sectors back through r) and install tag. */
+static void install(CacheUnit *c, int i, uint64_t tag, CacheResult *r)
+{
+    Line *l = &c->lines[i];
+    if (present(c, i)) {
+        r->evicted = 1;
+        r->victim_addr = c->tags[i];
+        r->victim_dirty = l->dirty;
+        c->st.evictions++;
+        if (l->dirty) {
+            c->st.dirty_evictions++;
+            c->st.dirty_sectors_evicted += (uint64_t)__builtin_popcount(l->dirty);
+        }
+    }
+    c->tags[i] = tag;
+    l->valid = l->dirty = l->pending = 0;
+    l->mshr = -1;
+    touch(c, l);
+}
+
+static int mshr_alloc(CacheUnit *c, int line)
+{
+    int m = c->free_mshr;
+    c->free_mshr = c->mshr[m].next_free;
+    c->nfree--;
+    c->mshr[m].line = line;
+    c->mshr[m].nwait = 0;
+    c->lines[line].mshr = m;
+    c->st.mshr_allocs++;
+    return m;
+}
+
+static void mshr_free(CacheUnit *c, int m)
+{
+    c->lines[c->mshr[m].line].mshr = -1;
+    c->mshr[m].line = -1;
+    c->mshr[m].next_free = c->free_mshr;
+    c->free_mshr = m;
+    c->nfree++;
+}
+
+static void add_waiter(CacheUnit *c, int m, uint32_t id, uint32_t need)
+{
+    if (id == CACHE_NO_WAITER) return;
+    CacheWaiter *w = &c->wait[(size_t)m * (size_t)c->cfg.max_merge + (size_t)c->mshr[m].nwait++];
+    w->id = id;
+    w->need = need;
+}
+
+static CacheOutcome fail(CacheUnit *c, CacheResult *r, CacheOutcome o)
+{
+    result_clear(r, o);
+    if (o == CACHE_FAIL_MSHR) c->st.fail_mshr++;
+    else if (o == CACHE_FAIL_MERGE) c->st.fail_merge++;
+    else c->st.fail_reserved++;
+    return o;
+}
+
+CacheOutcome cache_read(CacheUnit *c, uint64_t addr, uint32_t want, uint32_t id, CacheResult *r)
+{
+    want &= c->full;
+    int i = find(c, addr);
+    if (i >= 0) {
+        Line *l = &c->lines[i];
+        uint32_t miss = want & ~l->valid, fetch = miss & ~l->pending;
+        if (miss) {
+            /* waits on the line's MSHR (a present line with nothing pending has none yet) */
+            if (l->mshr >= 0 && id != CACHE_NO_WAITER && c->mshr[l->mshr].nwait >= c->cfg.max_merge)
+                return fail(c, r, CACHE_FAIL_MERGE);
+            if (l->mshr < 0 && c->nfree == 0) return fail(c, r, CACHE_FAIL_MSHR);
+        }
+        result_clear(r, miss ? (fetch ? CACHE_MISS : CACHE_HIT_PENDING) : CACHE_HIT);
+        r->hit = want & l->valid;
+        r->miss = miss;
+        r->fetch = fetch;
+        if (miss) {
+            r->merged = l->mshr >= 0;
+            int m = r->merged ? l->mshr : mshr_alloc(c, i);
+            if (r->merged) c->st.mshr_merges++;
+            if (!l->pending && fetch) c->reserved[i / c->cfg.ways]++;
+            l->pending |= fetch;
+            add_waiter(c, m, id, want);
+        }
+        touch(c, l);
+        c->st.reads++;
+        c->st.read_sector_hits += (uint64_t)__builtin_popcount(r->hit);
+        c->st.read_sector_misses += (uint64_t)__builtin_popcount(miss);
+        return r->outcome;
+    }
+    if (!want) { result_clear(r, CACHE_HIT); c->st.reads++; return CACHE_HIT; }
+    if (c->nfree == 0) return fail(c, r, CACHE_FAIL_MSHR);
+    int v = victim(c, set_of(c, addr));
+    if (v < 0) return fail(c, r, CACHE_FAIL_RESERVED);
+    result_clear(r, CACHE_MISS);
+    install(c, v, cache_line_addr(c, addr), r);
+    Line *l = &c->lines[v];
+    l->pending = want;
+    c->reserved[v / c->cfg.ways]++;
+    add_waiter(c, mshr_alloc(c, v), id, want);
+    r->miss = r->fetch = want;
+    c->st.reads++;
+    c->st.read_sector_misses += (uint64_t)__builtin_popcount(want);
+    return CACHE_MISS;
+}
+
+CacheOutcome cache_write(CacheUnit *c, uint64_t addr, uint32_t sectors, CacheResult *r)
+{
+    return cache_write_as(c, addr, sectors, c->cfg.write_back, c->cfg.alloc_on_write, r);
+}
+
+CacheOutcome cache_write_as(CacheUnit *c, uint64_t addr, uint32_t sectors, int write_back, int alloc_on_write,
+                            CacheResult *r)
+{
+    sectors &= c->full;
+    int i = find(c, addr);
+    if (i >= 0) {
+        Line *l = &c->lines[i];
+        result_clear(r, CACHE_HIT);
+        r->hit = sectors & l->valid;
+        r->miss = sectors & ~l->valid;
+        l->valid |= sectors;
+        if (write_back) l->dirty |= sectors;
+        else r->forward = 1;
+        touch(c, l);
+    } else if (alloc_on_write) {
+        int v = victim(c, set_of(c, addr));
+        if (v < 0) return fail(c, r, CACHE_FAIL_RESERVED);
+        result_clear(r, CACHE_MISS);
+        install(c, v, cache_line_addr(c, addr), r);
+        Line *l = &c->lines[v];
+        l->valid = sectors;
+        if (write_back) l->dirty = sectors;
+        else r->forward = 1;
+        r->miss = sectors;
+    } else {
+        result_clear(r, CACHE_MISS);
+        r->miss = sectors;
+        r->forward = 1;
+    }
+    c->st.writes++;
+    c->st.write_sector_hits += (uint64_t)__builtin_popcount(r->hit);
+    c->st.write_sector_misses += (uint64_t)__builtin_popcount(r->miss);
+    return r->outcome;
+}
+
+void cache_set_dirty(CacheUnit *c, uint64_t addr, uint32_t sectors)
+{
+    int i = find(c, addr);
+    if (i >= 0) c->lines[i].dirty |= sectors & c->lines[i].valid;
+}
+
+int cache_fill(CacheUnit *c, uint64_t addr, uint32_t sectors, CacheWaiter *out)
+{
+    int i = find(c, addr);
+    if (i < 0 || c->lines[i].mshr < 0) return 0;
+    Line *l = &c->lines[i];
+    int m = l->mshr;
+    l->valid |= sectors & c->full;
+    if (l->pending && !(l->pending & ~sectors)) c->reserved[i / c->cfg.ways]--;
+    l->pending &= ~sectors;
+    c->st.fills++;
+    CacheWaiter *w = &c->wait[(size_t)m * (size_t)c->cfg.max_merge];
+    int n = 0, keep = 0;
+    for (int k = 0; k < c->mshr[m].nwait; k++) {
+        if ((w[k].need & ~l->valid) == 0) out[n++] = w[k];
+        else w[keep++] = w[k];
+    }
+    c->mshr[m].nwait = keep;
+    if (!l->pending) mshr_free(c, m);   /* keep == 0 then: every need was valid or pending */
+    return n;
+}
+
+int cache_touch(CacheUnit *c, uint64_t addr)
+{
+    int i = find(c, addr);
+    if (i >= 0 && c->lines[i].valid == c->full) {
+        touch(c, &c->lines[i]);
+        c->st.reads++;
+        c->st.read_sector_hits += (uint64_t)c->nsectors;
+        return 1;
+    }
+    CacheResult r;
+    if (i < 0) {
+        i = victim(c, set_of(c, addr));
+        if (i < 0) return 0;            /* every way reserved: miss, nothing cached */
+        install(c, i, cache_line_addr(c, addr), &r);
+    }
+    c->st.read_sector_hits += (uint64_t)__builtin_popcount(c->lines[i].valid);
+    c->st.read_sector_misses += (uint64_t)__builtin_popcount(c->full & ~c->lines[i].valid);
+    c->lines[i].valid = c->full;
+    touch(c, &c->lines[i]);
+    c->st.reads++;
+    return 0;
+}
+
+int cache_flush(CacheUnit *c, void (*fn)(void *ctx, uint64_t addr, uint32_t dirty), void *ctx)
+{
+    int n = 0;
+    size_t nl = (size_t)c->cfg.sets * (size_t)c->cfg.ways;
+    for (size_t i = 0; i < nl; i++) {
+        Line *l = &c->lines[i];
+        if (!present(c, (int)i) || !l->dirty) continue;
+        if (fn) fn(ctx, c->tags[i], l->dirty);
+        l->dirty = 0;
+        n++;
+    }
+    return n;
+}

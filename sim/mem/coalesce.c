@@ -1,0 +1,125 @@
+/* coalesce.c - gather a warp's lane addresses into sectors and lines.
+ *
+ * The rule modelled (CUDA C Programming Guide, "Global Memory" for compute
+ * capability 2.x and later; Nsight Compute's memory tables): the lanes of a
+ * warp instruction are served together as one request; the L1TEX unit
+ * fetches whole aligned sectors (32 bytes), each sector once however many
+ * lanes read it, and looks up each cache line (128 bytes on Fermi and since)
+ * once.  4-byte loads at stride 1, 2, 4 and >= 8 words therefore touch 4, 8,
+ * 16 and 32 sectors (the H100 reference's coalesce_ld rows: 128, 256, 512 and
+ * 1024 sectors over 32 requests), and seed 003's A[16 * t] touches 16 lines.
+ *
+ * Cost: one pass over the lanes, an insertion sort that is linear on the
+ * usual ascending addresses, one pass to form lines.  Fixed arrays, no
+ * allocation.
+ */
+#include "sim/mem/coalesce.h"
+
+#include <string.h>
+
+static int log2_exact(uint64_t v)
+{
+    if (v == 0 || (v & (v - 1))) return -1;
+    int s = 0;
+    while ((1ull << s) != v) s++;
+    return s;
+}
+
+static uint64_t align_down(uint64_t x, uint64_t unit, int shift)
+{
+    return shift >= 0 ? (x >> shift) << shift : x - x % unit;
+}
+
+typedef struct LaneAddr {
+    uint64_t addr;
+    int lane;
+} LaneAddr;
+
+void coalesce(const MemAccess *a, int line_bytes, int sector_bytes, int warp_size, Coalesced *out)
+{
+    if (warp_size > WARP_MAX) warp_size = WARP_MAX;
+    if (warp_size < 0) warp_size = 0;
+    LaneMask active = warp_size >= 32 ? a->mask : a->mask & ((1u << warp_size) - 1u);
+    uint64_t bytes = a->bytes < 1 ? 1 : a->bytes > COALESCE_MAX_LANE_BYTES ? COALESCE_MAX_LANE_BYTES : a->bytes;
+    uint64_t sb = sector_bytes > 0 ? (uint64_t)sector_bytes : 1;
+    uint64_t lb = line_bytes > 0 ? (uint64_t)line_bytes : 1;
+    int sshift = log2_exact(sb), lshift = log2_exact(lb);
+
+    out->requests = active ? 1 : 0;
+    out->nsectors = out->nlines = 0;
+    out->bytes_requested = (uint32_t)lanes_count(active) * (uint32_t)bytes;
+    out->bytes_unique = out->bytes_moved = 0;
+    if (!active) return;
+
+    /* Active lanes by ascending address (lane order breaks ties).  Kernels
+     * mostly index by lane, so this is usually one pass and no sorting. */
+    LaneAddr la[WARP_MAX];
+    int n = 0, sorted = 1;
+    for (LaneMask m = active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint64_t x = a->addr[l];
+        if (n && x < la[n - 1].addr) sorted = 0;
+        la[n].addr = x;
+        la[n].lane = l;
+        n++;
+    }
+    if (!sorted)
+        for (int i = 1; i < n; i++) {
+            LaneAddr v = la[i];
+            int j = i;
+            while (j > 0 && la[j - 1].addr > v.addr) { la[j] = la[j - 1]; j--; }
+            la[j] = v;
+        }
+
+    /* Sectors, ascending and distinct: a lane's sectors start at or after
+     * the previous lane's first one, so only the tail of the list can hold
+     * them (and for aligned accesses only its last entry). */
+    CoalesceSector *sec = out->sector;
+    int ns = 0;
+    uint64_t unique = 0, covered = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t x = la[i].addr, end = x + bytes;
+        LaneMask bit = 1u << la[i].lane;
+        /* distinct bytes: equal-sized ranges sorted by start end in order too */
+        uint64_t from = x > covered ? x : covered;
+        if (end > from) unique += end - from;
+        covered = end;
+
+        uint64_t s = align_down(x, sb, sshift);
+        if (ns && sec[ns - 1].addr == s && end - s <= sb) { sec[ns - 1].lanes |= bit; continue; }
+        for (; s < end && ns < COALESCE_MAX_SECTORS; s += sb) {
+            int j = ns;
+            while (j > 0 && sec[j - 1].addr > s) j--;
+            if (j > 0 && sec[j - 1].addr == s) { sec[j - 1].lanes |= bit; continue; }
+            if (j < ns) memmove(&sec[j + 1], &sec[j], (size_t)(ns - j) * sizeof sec[0]);
+            sec[j].addr = s;
+            sec[j].lanes = bit;
+            ns++;
+        }
+    }
+    out->nsectors = ns;
+    out->bytes_unique = (uint32_t)unique;
+    out->bytes_moved = (uint32_t)((uint64_t)ns * sb);
+
+    /* Lines: runs of sectors with the same line address. */
+    int m = 0;
+    for (int i = 0; i < ns; i++) {
+        uint64_t base = align_down(sec[i].addr, lb, lshift);
+        if (m == 0 || out->line[m - 1].addr != base) {
+            if (m == COALESCE_MAX_LINES) break;   /* unreachable for a valid geometry */
+            CoalesceLine *ln = &out->line[m++];
+            ln->addr = base;
+            ln->sector_mask = 0;
+            ln->lanes = 0;
+            ln->first = i;
+            ln->count = 0;
+        }
+        CoalesceLine *ln = &out->line[m - 1];
+        uint64_t off = sec[i].addr - base, idx = sshift >= 0 ? off >> sshift : off / sb;
+        if (idx < 64) ln->sector_mask |= 1ull << idx;
+        ln->lanes |= sec[i].lanes;
+        ln->count++;
+        sec[i].line = m - 1;
+    }
+    out->nlines = m;
+}

@@ -1,0 +1,170 @@
+/* icnt.c - see icnt.h.  Queues are rings of packets. */
+#include "sim/mem/icnt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Ring {
+    IcntPacket *p;
+    int head, n, cap;
+} Ring;
+
+typedef struct Src {
+    Ring q;
+    int flits;                 /* queued flits */
+    uint64_t free_at;          /* the port is busy before this cycle */
+    uint64_t sent;
+} Src;
+
+typedef struct Dst {
+    Ring q;                    /* crossing or arrived, in start order */
+    uint64_t free_at;
+} Dst;
+
+struct Icnt {
+    IcntParams p;
+    Src *src;
+    Dst *dst;
+    IcntStats st;
+};
+
+static int ring_init(Ring *r, int cap)
+{
+    r->cap = cap > 0 ? cap : 1;
+    r->head = r->n = 0;
+    r->p = calloc((size_t)r->cap, sizeof *r->p);
+    return r->p ? 0 : -1;
+}
+
+/* Entry i (0 <= i < cap) after the head. */
+static IcntPacket *ring_at(const Ring *r, int i)
+{
+    int k = r->head + i;
+    return &r->p[k >= r->cap ? k - r->cap : k];
+}
+
+static void ring_push(Ring *r, const IcntPacket *p)
+{
+    *ring_at(r, r->n) = *p;
+    r->n++;
+}
+
+static void ring_pop(Ring *r)
+{
+    r->head = r->head + 1 == r->cap ? 0 : r->head + 1;
+    r->n--;
+}
+
+Icnt *icnt_create(const IcntParams *p)
+{
+    if (p->nsrc < 1 || p->ndst < 1 || p->flit_bytes < 1 || p->queue_flits < 1 || p->latency < 0) return NULL;
+    Icnt *n = calloc(1, sizeof *n);
+    if (!n) return NULL;
+    n->p = *p;
+    if (n->p.src_slots < n->p.queue_flits) n->p.src_slots = n->p.queue_flits;
+    n->src = calloc((size_t)p->nsrc, sizeof *n->src);
+    n->dst = calloc((size_t)p->ndst, sizeof *n->dst);
+    int bad = !n->src || !n->dst;
+    for (int i = 0; !bad && i < p->nsrc; i++) bad = ring_init(&n->src[i].q, n->p.src_slots);
+    for (int i = 0; !bad && i < p->ndst; i++) bad = ring_init(&n->dst[i].q, p->dst_slots);
+    if (bad) { icnt_destroy(n); return NULL; }
+    return n;
+}
+
+void icnt_destroy(Icnt *n)
+{
+    if (!n) return;
+    for (int i = 0; n->src && i < n->p.nsrc; i++) free(n->src[i].q.p);
+    for (int i = 0; n->dst && i < n->p.ndst; i++) free(n->dst[i].q.p);
+    free(n->src);
+    free(n->dst);
+    free(n);
+}
+
+int icnt_flits(const Icnt *n, int bytes)
+{
+    int f = (bytes + n->p.flit_bytes - 1) / n->p.flit_bytes;
+    return f > 0 ? f : 1;
+}
+
+int icnt_src_fits(const Icnt *n, int src, int flits, int packets)
+{
+    const Src *s = &n->src[src];
+    if (s->q.n + packets > s->q.cap) return 0;
+    return s->flits == 0 || s->flits + flits <= n->p.queue_flits;
+}
+
+int icnt_src_flits(const Icnt *n, int src) { return n->src[src].flits; }
+uint64_t icnt_src_sent(const Icnt *n, int src) { return n->src[src].sent; }
+
+int icnt_push(Icnt *n, const IcntPacket *p)
+{
+    Src *s = &n->src[p->src];
+    if (s->q.n == s->q.cap) return -1;
+    ring_push(&s->q, p);
+    s->flits += p->flits;
+    return 0;
+}
+
+void icnt_step(Icnt *n, uint64_t now)
+{
+    int ns = n->p.nsrc;
+    /* sources take turns: this cycle's first is now % nsrc */
+    for (int k = 0, i = (int)(now % (uint64_t)ns); k < ns; k++, i = i + 1 == ns ? 0 : i + 1) {
+        Src *s = &n->src[i];
+        if (!s->q.n || s->free_at > now) continue;
+        IcntPacket *p = ring_at(&s->q, 0);
+        if (p->ready > now) continue;
+        Dst *d = &n->dst[p->dst];
+        if (d->free_at > now || d->q.n == d->q.cap) { n->st.blocked++; continue; }
+        uint64_t f = p->flits ? p->flits : 1;
+        p->arrive = now + (uint64_t)n->p.latency + f - 1;
+        if (p->arrive <= now) p->arrive = now + 1;
+        s->free_at = d->free_at = now + f;
+        ring_push(&d->q, p);
+        s->flits -= p->flits;
+        s->sent++;
+        ring_pop(&s->q);
+        n->st.packets++;
+        n->st.flits += f;
+    }
+}
+
+const IcntPacket *icnt_head(const Icnt *n, int dst)
+{
+    const Dst *d = &n->dst[dst];
+    return d->q.n ? ring_at(&d->q, 0) : NULL;
+}
+
+void icnt_pop(Icnt *n, int dst)
+{
+    if (n->dst[dst].q.n) ring_pop(&n->dst[dst].q);
+}
+
+uint64_t icnt_next_event(const Icnt *n)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < n->p.nsrc; i++) {
+        const Src *s = &n->src[i];
+        if (!s->q.n) continue;
+        const IcntPacket *p = ring_at(&s->q, 0);
+        const Dst *d = &n->dst[p->dst];
+        if (d->q.n == d->q.cap) continue;
+        uint64_t t = p->ready;
+        if (s->free_at > t) t = s->free_at;
+        if (d->free_at > t) t = d->free_at;
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+int icnt_busy(const Icnt *n)
+{
+    for (int i = 0; i < n->p.nsrc; i++)
+        if (n->src[i].q.n) return 1;
+    for (int i = 0; i < n->p.ndst; i++)
+        if (n->dst[i].q.n) return 1;
+    return 0;
+}
+
+const IcntStats *icnt_stats(const Icnt *n) { return &n->st; }

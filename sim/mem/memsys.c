@@ -1,0 +1,1063 @@
+/* memsys.c - see memsys.h.
+ *
+ * Structure.  memsys_access does the SM side at issue: coalescing, the L1
+ * lookups and the request packets (all or nothing).  Everything after the
+ * SM's crossbar port is event driven: memsys_tick runs step(t) only at the
+ * cycles t where some unit can act, and each step updates the units in
+ * reverse pipeline order (replies into the SMs, reply crossbar, DRAM, L2
+ * tag stages, request crossbar), so a packet never crosses two stages in
+ * one cycle and the result does not depend on whether the SM called
+ * memsys_access before or after memsys_tick in a cycle: whatever a stage
+ * hands on is ready the next cycle.
+ *
+ * Zero-load latencies (fermi.ini numbers in tests/test_memsys.c):
+ *   L1 hit        l1.hit_lat
+ *   L2 hit        1 + icnt.latency + l2.hit_lat + 1 + icnt.latency
+ *                 + (reply flits - 1) + l1.hit_lat
+ *   DRAM          L2 hit + the DRAM access (ACT tRCD RD tCL burst ...) in
+ *                 DRAM clocks, rounded to core cycles at both crossings,
+ *                 + dram.ctrl_lat
+ * The 1s are the cycles a packet waits in a queue between stages.
+ */
+#include "sim/mem/memsys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/mem/cache.h"
+#include "sim/mem/coalesce.h"
+#include "sim/mem/dram.h"
+#include "sim/mem/icnt.h"
+
+/* Warp accesses in flight per SM: records per resident warp slot.  A
+ * structural bound of this model (a full pool answers MEM_RETRY), large
+ * enough not to bind before the MSHRs do. */
+#define RECS_PER_WARP 16
+/* Local memory lives above every global buffer (mem.h places those from
+ * MEM_GLOBAL_BASE), in a region no global address reaches. */
+#define LOCAL_PHYS_BASE (1ull << 44)
+
+enum {
+    PK_READ,         /* L1 miss: reply fills the L1 line */
+    PK_READ_NOFILL,  /* load that bypasses the L1: reply completes rec */
+    PK_WRITE,        /* store (rec >= 0: acknowledge) or L1 write-back (rec -1) */
+    PK_ATOM,         /* atomic, executed in the L2 slice; aux = service cycles */
+    PK_FILL,         /* reply to PK_READ */
+    PK_DATA          /* reply to PK_READ_NOFILL and PK_ATOM */
+};
+
+typedef struct Rec {         /* one warp access in flight */
+    int sm, slot;
+    uint32_t tag;
+    int pending;             /* line parts not back yet */
+    int next_free;
+    uint64_t done;           /* latest part so far */
+} Rec;
+
+typedef struct Done {
+    uint64_t at, seq;
+    int rec;
+} Done;
+
+typedef struct L2Wait {      /* who an L2 MSHR waiter is */
+    uint64_t addr;           /* global line address */
+    int32_t rec;
+    int16_t sm;
+    uint8_t kind;            /* PK_READ, PK_READ_NOFILL, PK_ATOM */
+    int next_free;
+} L2Wait;
+
+typedef struct SmPort {
+    CacheUnit *l1, *cc;
+    uint64_t l1_free;        /* tag stage busy before this cycle */
+    int rec_free;
+    /* The last refusal, so that an SM retrying the same access every cycle
+     * costs O(1) until what refused it changes: gen_l1 counts L1 fills
+     * (which free MSHRs and reserved ways), gen_rec freed records, the
+     * port's sent packets its free space; accepted accesses change all. */
+    uint64_t gen_l1, gen_rec, gen_acc;
+    uint64_t ref_gen, ref_fp;
+    uint32_t ref_tag;
+    int ref_slot, ref_why;   /* ref_why: 0 none, else the RETRY_* cause */
+} SmPort;
+
+enum { RETRY_MSHR = 1, RETRY_ICNT, RETRY_RECORDS };
+
+typedef struct Slice {
+    CacheUnit *l2;
+    uint64_t tag_free;
+    int blocked;             /* head waits for a resource: no timed wake-up */
+    L2Wait *w;
+    int w_free;
+} Slice;
+
+/* A DRAM read whose data is in the memory controller and PHY: it reaches
+ * the L2 at cycle `at`. */
+typedef struct CtrlRet {
+    uint64_t at, addr;
+    uint32_t bursts;
+} CtrlRet;
+
+typedef struct AccLine {
+    uint64_t addr;
+    uint32_t mask;
+    LaneMask lanes;
+} AccLine;
+
+enum { MAX_LINES = COALESCE_MAX_LINES };
+
+struct MemSys {
+    int nsms, slices, channels, warp_size, max_warps;
+    int line_bytes, sector_bytes, ib;
+    int l1_enabled, l1_hit, l2_hit, icnt_lat, cc_hit, const_penalty;
+    int l1_ways, l1_wb, l1_alloc, l2_wb, l2_alloc;
+    int burst_bytes;
+    uint32_t s2b[CACHE_MAX_SECTORS];     /* sector -> bursts holding it */
+    uint32_t b2s[CACHE_MAX_SECTORS];     /* burst -> sectors it carries */
+    SmPort *sm;
+    Slice *sl;
+    Icnt *req, *rep;
+    Dram *dram;
+    int ctrl_lat;
+    CtrlRet *ctrl;           /* ring, FIFO = arrival order = `at` order */
+    int ctrl_head, ctrl_n, ctrl_cap;
+    Rec *rec;
+    int recs_per_sm;
+    Done *heap;
+    int heap_n, heap_cap;
+    uint64_t done_seq;
+    uint64_t inner_next;     /* next cycle a unit can act */
+    uint64_t next;           /* min(inner_next, earliest completion) */
+    uint64_t last_now;
+    MemStats st;
+    uint64_t flush_bytes, flush_writes;
+    CacheWaiter *woken;      /* cache_fill's answer: max(l1, l2.mshr_merge) entries */
+    AccLine line[MAX_LINES];
+    int nlines;
+    Coalesced co;
+};
+
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static int pop32(uint32_t m) { return __builtin_popcount(m); }
+
+/* ---- configuration ----------------------------------------------------------------- */
+
+static int is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+const char *memsys_unsupported(const Config *c)
+{
+    int line = c->l2.line_bytes, burst = c->dram.bus_bits / 8 * c->dram.burst_length;
+    if (c->l1.line_bytes != c->l2.line_bytes || c->l1.sector_bytes != c->l2.sector_bytes)
+        return "l1.line_bytes and l1.sector_bytes must equal l2.line_bytes and l2.sector_bytes";
+    if (!is_pow2(line) || !is_pow2(c->l2.sector_bytes) || line / c->l2.sector_bytes > CACHE_MAX_SECTORS ||
+        c->l2.sector_bytes > line)
+        return "a cache line must hold 1 to 32 sectors";
+    if (line > c->dram.interleave_bytes || line > c->dram.row_bytes)
+        return "l2.line_bytes must fit in dram.interleave_bytes and dram.row_bytes";
+    if (burst < 1 || !is_pow2(burst) || (burst < line && line / burst > 32))
+        return "a cache line must take at most 32 DRAM bursts";
+    if (c->l2.slices % c->dram.channels) return "l2.slices must be a multiple of dram.channels";
+    return NULL;
+}
+
+double memsys_peak_gbs(const Config *c)
+{
+    DramParams p;
+    dram_params_from_config(&p, c);
+    return dram_peak_gbs(&p);
+}
+
+double memsys_peak_bytes_per_cycle(const Config *c)
+{
+    return memsys_peak_gbs(c) * 1000.0 / c->gpu.core_clock_mhz;
+}
+
+/* ---- addresses ----------------------------------------------------------------------- */
+
+/* L2 slices interleave like the DRAM channels, dram.interleave_bytes at a
+ * time; inside a slice, lines are indexed by the slice-local address (the
+ * slice bits squeezed out) so every set of every slice is used. */
+static int slice_of(const MemSys *m, uint64_t a) { return (int)(a / (uint64_t)m->ib % (uint64_t)m->slices); }
+
+static uint64_t to_local(const MemSys *m, uint64_t a)
+{
+    uint64_t ib = (uint64_t)m->ib;
+    return a / ib / (uint64_t)m->slices * ib + a % ib;
+}
+
+static uint64_t to_global(const MemSys *m, uint64_t local, int s)
+{
+    uint64_t ib = (uint64_t)m->ib;
+    return (local / ib * (uint64_t)m->slices + (uint64_t)s) * ib + local % ib;
+}
+
+static int channel_of(const MemSys *m, uint64_t a) { return (int)(a / (uint64_t)m->ib % (uint64_t)m->channels); }
+
+static uint32_t sectors_to_bursts(const MemSys *m, uint32_t sectors)
+{
+    uint32_t b = 0;
+    for (; sectors; sectors &= sectors - 1) b |= m->s2b[__builtin_ctz(sectors)];
+    return b;
+}
+
+static uint32_t bursts_to_sectors(const MemSys *m, uint32_t bursts)
+{
+    uint32_t s = 0;
+    for (; bursts; bursts &= bursts - 1) s |= m->b2s[__builtin_ctz(bursts)];
+    return s;
+}
+
+/* ---- completions ------------------------------------------------------------------- */
+
+static int done_less(const Done *a, const Done *b) { return a->at != b->at ? a->at < b->at : a->seq < b->seq; }
+
+static void heap_push(MemSys *m, uint64_t at, int rec)
+{
+    int i = m->heap_n++;
+    Done d = { at, m->done_seq++, rec };
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!done_less(&d, &m->heap[p])) break;
+        m->heap[i] = m->heap[p];
+        i = p;
+    }
+    m->heap[i] = d;
+}
+
+static Done heap_pop(MemSys *m)
+{
+    Done top = m->heap[0], last = m->heap[--m->heap_n];
+    int i = 0, n = m->heap_n;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && done_less(&m->heap[c + 1], &m->heap[c])) c++;
+        if (!done_less(&m->heap[c], &last)) break;
+        m->heap[i] = m->heap[c];
+        i = c;
+    }
+    if (n) m->heap[i] = last;
+    return top;
+}
+
+static int rec_alloc(MemSys *m, int sm)
+{
+    SmPort *p = &m->sm[sm];
+    int r = p->rec_free;
+    p->rec_free = m->rec[r].next_free;
+    return r;
+}
+
+static void rec_free(MemSys *m, int r)
+{
+    SmPort *p = &m->sm[m->rec[r].sm];
+    m->rec[r].next_free = p->rec_free;
+    p->rec_free = r;
+    p->gen_rec++;
+}
+
+/* One line part of access r is done at cycle `when`. */
+static void rec_part(MemSys *m, int r, uint64_t when)
+{
+    Rec *x = &m->rec[r];
+    if (when > x->done) x->done = when;
+    if (--x->pending == 0) heap_push(m, x->done, r);
+}
+
+/* ---- create ------------------------------------------------------------------------ */
+
+static void dram_done(void *ctx, uint64_t addr, uint32_t bursts, uint64_t id, uint64_t now);
+
+MemSys *memsys_create(const Config *c, int num_sms)
+{
+    if (num_sms < 1 || memsys_unsupported(c)) return NULL;
+    MemSys *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->nsms = num_sms;
+    m->slices = c->l2.slices;
+    m->channels = c->dram.channels;
+    m->warp_size = c->sm.warp_size;
+    m->max_warps = c->sm.max_warps > 0 ? c->sm.max_warps : 1;
+    m->line_bytes = c->l2.line_bytes;
+    m->sector_bytes = c->l2.sector_bytes;
+    m->ib = c->dram.interleave_bytes;
+    m->l1_enabled = c->l1.enabled;
+    m->l1_hit = c->l1.hit_lat;
+    m->l2_hit = c->l2.hit_lat;
+    m->icnt_lat = c->icnt.latency;
+    m->ctrl_lat = c->dram.ctrl_lat;
+    m->cc_hit = c->cc.hit_lat;
+    m->const_penalty = 2 * c->icnt.latency + c->l2.hit_lat;
+    m->l1_ways = c->l1.assoc;
+    m->l1_wb = c->l1.write_policy == CACHE_WRITE_BACK;
+    m->l1_alloc = c->l1.alloc_on_write;
+    m->l2_wb = c->l2.write_policy == CACHE_WRITE_BACK;
+    m->l2_alloc = c->l2.alloc_on_write;
+    m->last_now = 0;
+    m->inner_next = m->next = UINT64_MAX;
+
+    /* sector <-> burst maps: a burst smaller than a sector takes several per
+     * sector; a burst larger than the line moves the line (and the bytes of
+     * the whole burst are counted). */
+    m->burst_bytes = c->dram.bus_bits / 8 * c->dram.burst_length;
+    int ns = m->line_bytes / m->sector_bytes, B = m->burst_bytes, S = m->sector_bytes, L = m->line_bytes;
+    int nb = B >= L ? 1 : L / B;
+    for (int s = 0; s < ns; s++) {
+        int first = s * S / B, last = ((s + 1) * S - 1) / B;
+        for (int b = first; b <= last && b < nb; b++) m->s2b[s] |= 1u << b;
+        if (first >= nb) m->s2b[s] |= 1u << (nb - 1);
+    }
+    for (int b = 0; b < nb; b++) {
+        int end = (b + 1) * B < L ? (b + 1) * B : L;
+        for (int s = b * B / S; s <= (end - 1) / S && s < ns; s++) m->b2s[b] |= 1u << s;
+    }
+
+    CacheConfig l1 = { .sets = (int)(c->l1.size_bytes / ((int64_t)c->l1.assoc * c->l1.line_bytes)),
+                       .ways = c->l1.assoc, .line_bytes = c->l1.line_bytes, .sector_bytes = c->l1.sector_bytes,
+                       .write_back = m->l1_wb, .alloc_on_write = m->l1_alloc, .mshrs = c->l1.mshrs,
+                       .max_merge = c->l1.mshr_merge };
+    CacheConfig cc = { .sets = (int)(c->cc.size_bytes / ((int64_t)c->cc.assoc * c->cc.line_bytes)),
+                       .ways = c->cc.assoc, .line_bytes = c->cc.line_bytes, .sector_bytes = c->cc.line_bytes,
+                       .write_back = 0, .alloc_on_write = 0, .mshrs = 0, .max_merge = 0 };
+    CacheConfig l2 = { .sets = (int)(c->l2.size_bytes / ((int64_t)c->l2.slices * c->l2.assoc * c->l2.line_bytes)),
+                       .ways = c->l2.assoc, .line_bytes = c->l2.line_bytes, .sector_bytes = c->l2.sector_bytes,
+                       .write_back = m->l2_wb, .alloc_on_write = m->l2_alloc, .mshrs = c->l2.mshrs,
+                       .max_merge = c->l2.mshr_merge };
+
+    m->recs_per_sm = m->max_warps * RECS_PER_WARP;
+    m->heap_cap = num_sms * m->recs_per_sm;
+    m->sm = calloc((size_t)num_sms, sizeof *m->sm);
+    m->sl = calloc((size_t)m->slices, sizeof *m->sl);
+    m->rec = calloc((size_t)m->heap_cap, sizeof *m->rec);
+    m->heap = calloc((size_t)m->heap_cap, sizeof *m->heap);
+    /* A fill wakes at most one MSHR's waiters; l2_fill and sm_arrivals
+     * never run inside each other, so they share the buffer. */
+    int merge = c->l1.mshr_merge > c->l2.mshr_merge ? c->l1.mshr_merge : c->l2.mshr_merge;
+    m->woken = calloc((size_t)merge, sizeof *m->woken);
+    int bad = !m->sm || !m->sl || !m->rec || !m->heap || !m->woken;
+    for (int i = 0; !bad && i < num_sms; i++) {
+        SmPort *p = &m->sm[i];
+        p->l1 = cache_create(&l1);
+        p->cc = cache_create(&cc);
+        bad = !p->l1 || !p->cc;
+        p->rec_free = i * m->recs_per_sm;
+        for (int r = 0; r < m->recs_per_sm; r++) {
+            Rec *x = &m->rec[i * m->recs_per_sm + r];
+            x->sm = i;
+            x->next_free = r + 1 < m->recs_per_sm ? i * m->recs_per_sm + r + 1 : -1;
+        }
+    }
+    int nw = c->l2.mshrs * c->l2.mshr_merge;   /* L2 waiters per slice */
+    /* Every DRAM read was issued for an L2 MSHR waiter, which stays
+     * allocated until that read's data fills the line: at most nw reads per
+     * slice are anywhere between the L2 and the DRAM, the delay included. */
+    if (m->ctrl_lat > 0) {
+        m->ctrl_cap = m->slices * nw;
+        m->ctrl = calloc((size_t)m->ctrl_cap, sizeof *m->ctrl);
+        bad = bad || !m->ctrl;
+    }
+    for (int s = 0; !bad && s < m->slices; s++) {
+        Slice *x = &m->sl[s];
+        x->l2 = cache_create(&l2);
+        x->w = calloc((size_t)nw, sizeof *x->w);
+        bad = !x->l2 || !x->w;
+        for (int i = 0; !bad && i < nw; i++) x->w[i].next_free = i + 1 < nw ? i + 1 : -1;
+        x->w_free = 0;
+    }
+    /* Request crossbar: an SM's port takes queue_depth flits, or one whole
+     * access when empty (up to 2 packets per line: a miss and an L1
+     * write-back).  Each slice buffers queue_depth packets beyond the
+     * l2.hit_lat cycles of its pipeline (at most one arrival per cycle). */
+    IcntParams rq = { .nsrc = num_sms, .ndst = m->slices, .latency = c->icnt.latency, .flit_bytes = c->icnt.flit_bytes,
+                      .queue_flits = c->icnt.queue_depth, .src_slots = c->icnt.queue_depth + 2 * MAX_LINES,
+                      .dst_slots = c->l2.hit_lat + c->icnt.queue_depth + 1 };
+    /* Reply crossbar: a slice stops taking requests while its port holds
+     * more than queue_depth flits; fills of requests it already took may
+     * still add one reply per MSHR waiter. */
+    IcntParams rp = { .nsrc = m->slices, .ndst = num_sms, .latency = c->icnt.latency, .flit_bytes = c->icnt.flit_bytes,
+                      .queue_flits = c->icnt.queue_depth, .src_slots = c->icnt.queue_depth + nw + 2,
+                      .dst_slots = c->icnt.latency + c->icnt.queue_depth + 8 };
+    if (!bad) {
+        m->req = icnt_create(&rq);
+        m->rep = icnt_create(&rp);
+        DramParams dp;
+        dram_params_from_config(&dp, c);
+        m->dram = dram_create(&dp, dram_done, m);
+        bad = !m->req || !m->rep || !m->dram;
+    }
+    if (bad) { memsys_destroy(m); return NULL; }
+    return m;
+}
+
+void memsys_destroy(MemSys *m)
+{
+    if (!m) return;
+    for (int i = 0; m->sm && i < m->nsms; i++) {
+        cache_destroy(m->sm[i].l1);
+        cache_destroy(m->sm[i].cc);
+    }
+    for (int s = 0; m->sl && s < m->slices; s++) {
+        cache_destroy(m->sl[s].l2);
+        free(m->sl[s].w);
+    }
+    icnt_destroy(m->req);
+    icnt_destroy(m->rep);
+    dram_destroy(m->dram);
+    free(m->ctrl);
+    free(m->sm);
+    free(m->sl);
+    free(m->rec);
+    free(m->heap);
+    free(m->woken);
+    free(m);
+}
+
+/* ---- the SM side: coalescing ------------------------------------------------------- */
+
+static void add_line_sector(MemSys *m, uint64_t pa, int lane)
+{
+    uint64_t la = pa / (uint64_t)m->line_bytes * (uint64_t)m->line_bytes;
+    uint32_t bit = 1u << (pa % (uint64_t)m->line_bytes / (uint64_t)m->sector_bytes);
+    int j = m->nlines;
+    while (j > 0 && m->line[j - 1].addr > la) j--;
+    if (j > 0 && m->line[j - 1].addr == la) {
+        m->line[j - 1].mask |= bit;
+        m->line[j - 1].lanes |= 1u << lane;
+        return;
+    }
+    if (m->nlines == MAX_LINES) return;
+    memmove(&m->line[j + 1], &m->line[j], (size_t)(m->nlines - j) * sizeof m->line[0]);
+    m->line[j] = (AccLine){ la, bit, 1u << lane };
+    m->nlines++;
+}
+
+/* Local memory as CUDA lays it out: 32-bit word w of the thread in lane l
+ * of warp slot W (of all SMs) is at
+ *   LOCAL_PHYS_BASE + ((w x warps + W) x warp_size + l) x 4,
+ * so the lanes of a warp reading the same variable touch consecutive words. */
+static void gather_local(MemSys *m, int sm, int slot, const MemAccess *a, uint32_t *bytes_req)
+{
+    uint64_t W = (uint64_t)sm * (uint64_t)m->max_warps + (uint64_t)(slot % m->max_warps);
+    uint64_t NW = (uint64_t)m->nsms * (uint64_t)m->max_warps, ws = (uint64_t)m->warp_size;
+    int bytes = a->bytes ? a->bytes : 1;
+    LaneMask act = a->mask & (m->warp_size >= 32 ? ~0u : (1u << m->warp_size) - 1u);
+    m->nlines = 0;
+    *bytes_req = (uint32_t)pop32(act) * (uint32_t)bytes;
+    for (LaneMask lm = act; lm; lm &= lm - 1) {
+        int l = __builtin_ctz(lm);
+        uint64_t o = a->addr[l];
+        for (uint64_t w = o / 4; w <= (o + (uint64_t)bytes - 1) / 4; w++) {
+            uint64_t pa = LOCAL_PHYS_BASE + ((w * NW + W) * ws + (uint64_t)l) * 4;
+            add_line_sector(m, pa, l);
+        }
+    }
+}
+
+static void gather_global(MemSys *m, const MemAccess *a, uint32_t *bytes_req)
+{
+    coalesce(a, m->line_bytes, m->sector_bytes, m->warp_size, &m->co);
+    m->nlines = m->co.nlines;
+    for (int i = 0; i < m->co.nlines; i++)
+        m->line[i] = (AccLine){ m->co.line[i].addr, (uint32_t)m->co.line[i].sector_mask, m->co.line[i].lanes };
+    *bytes_req = m->co.bytes_requested;
+}
+
+/* The L2 atomic unit serialises lanes on one address: a line's atomic
+ * takes as many cycles as the most lanes on any one of its addresses. */
+static int atom_cycles(const MemAccess *a, LaneMask lanes)
+{
+    int most = 1;
+    for (LaneMask x = lanes; x; x &= x - 1) {
+        int l = __builtin_ctz(x), n = 0;
+        for (LaneMask y = lanes; y; y &= y - 1)
+            if (a->addr[__builtin_ctz(y)] == a->addr[l]) n++;
+        if (n > most) most = n;
+        if (most == pop32(lanes)) break;
+    }
+    return most;
+}
+
+/* ---- the SM side: memsys_access ----------------------------------------------------- */
+
+static void push_req(MemSys *m, int sm, int kind, uint64_t addr, uint32_t mask, int rec, int flits,
+                     uint64_t ready, int aux)
+{
+    IcntPacket p = { .addr = addr, .ready = ready, .mask = mask, .rec = rec, .src = (int16_t)sm,
+                     .dst = (int16_t)slice_of(m, addr), .kind = (uint8_t)kind, .flits = (uint16_t)flits,
+                     .aux = (uint16_t)(aux > UINT16_MAX ? UINT16_MAX : aux) };
+    icnt_push(m->req, &p);
+}
+
+static int data_flits(const MemSys *m, const Icnt *n, uint32_t sectors)
+{
+    return icnt_flits(n, pop32(sectors) * m->sector_bytes);
+}
+
+/* What identifies a retried access: the same instruction of the same warp
+ * comes back with the same lanes and addresses. */
+static uint64_t fingerprint(const MemAccess *a, unsigned flags)
+{
+    uint64_t h = (uint64_t)a->mask * 0x9e3779b97f4a7c15ull;
+    h ^= (uint64_t)a->space | (uint64_t)a->is_store << 8 | (uint64_t)a->is_atomic << 9 | (uint64_t)a->bytes << 10 |
+         (uint64_t)flags << 20;
+    if (a->mask) {
+        h = (h ^ a->addr[__builtin_ctz(a->mask)]) * 0x100000001b3ull;
+        h = (h ^ a->addr[31 - __builtin_clz(a->mask)]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* The count of the events that can lift a refusal for cause why. */
+static uint64_t refusal_gen(const MemSys *m, int sm, int why)
+{
+    const SmPort *P = &m->sm[sm];
+    uint64_t g = why == RETRY_MSHR ? P->gen_l1 : why == RETRY_ICNT ? icnt_src_sent(m->req, sm) : P->gen_rec;
+    return g + (P->gen_acc << 40);
+}
+
+static int refuse(MemSys *m, int why)
+{
+    if (why == RETRY_MSHR) m->st.retry_mshr++;
+    else if (why == RETRY_ICNT) m->st.retry_icnt++;
+    else m->st.retry_records++;
+    return MEM_RETRY;
+}
+
+static int remember(MemSys *m, int sm, int slot, uint32_t tag, uint64_t fp, int why)
+{
+    SmPort *P = &m->sm[sm];
+    P->ref_slot = slot;
+    P->ref_tag = tag;
+    P->ref_fp = fp;
+    P->ref_gen = refusal_gen(m, sm, why);
+    P->ref_why = why;
+    return refuse(m, why);
+}
+
+int memsys_access(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, uint64_t now, uint64_t *done)
+{
+    return memsys_access_ex(m, sm, slot, tag, a, 0, now, done);
+}
+
+/* One access's walk through the L1 stage, decided before anything moves:
+ * what kind it is, and what it needs (records, MSHRs, crossbar packets). */
+typedef struct AccPlan {
+    int local, atomic, store, load;
+    int uses_l1;              /* l1.enabled governs global accesses; local always uses it */
+    int cached_load;          /* a load that looks up and fills the L1 */
+    int st_wb, st_alloc;      /* store policy for this access */
+    int need_rec, need_mshr, flits, packets;
+    uint8_t present[MAX_LINES];   /* cached loads: line present in L1 before the access */
+} AccPlan;
+
+static void plan_kind(const MemSys *m, const MemAccess *a, unsigned flags, AccPlan *pl)
+{
+    memset(pl, 0, offsetof(AccPlan, present));
+    pl->local = a->space == SP_LOCAL;
+    pl->atomic = a->is_atomic;
+    pl->store = !pl->atomic && a->is_store;
+    pl->load = !pl->atomic && !pl->store;
+    pl->uses_l1 = pl->local || m->l1_enabled;
+    pl->cached_load = pl->load && pl->uses_l1 && !(!pl->local && (flags & MEMSYS_BYPASS_L1));
+    /* Stores in L1: local memory is private to its thread, so the L1 keeps
+     * it write-back with allocation whatever l1.write_policy says of global
+     * stores (Fermi caches local memory write-back in L1: GPGPU-Sim's "L",
+     * local write-back / global write-through, policy). */
+    pl->st_wb = pl->local || m->l1_wb;
+    pl->st_alloc = pl->local || m->l1_alloc;
+}
+
+/* Sets whose ways this access reserves (dry run bookkeeping). */
+typedef struct SetUse { int id[MAX_LINES], cnt[MAX_LINES], res[MAX_LINES], n; } SetUse;
+
+static int set_use(SetUse *u, const CacheProbe *pr)
+{
+    int k = 0;
+    while (k < u->n && u->id[k] != pr->set) k++;
+    if (k == u->n) { u->id[k] = pr->set; u->cnt[k] = 0; u->res[k] = pr->reserved; u->n++; }
+    return k;
+}
+
+/* Dry run over the lines: what the access needs, so that a refusal changes
+ * nothing.  0 if it can go, else the RETRY_* reason. */
+static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
+{
+    SetUse sets;
+    sets.n = 0;
+    for (int i = 0; i < m->nlines; i++) {
+        const AccLine *L = &m->line[i];
+        if (pl->atomic) { pl->packets++; pl->flits += data_flits(m, m->req, L->mask); pl->need_rec = 1; continue; }
+        if (pl->load && !pl->cached_load) { pl->packets++; pl->flits += 1; pl->need_rec = 1; continue; }
+        if (pl->load) {
+            CacheProbe pr = cache_probe(P->l1, L->addr);
+            pl->present[i] = (uint8_t)pr.present;
+            uint32_t miss = L->mask & ~pr.valid;
+            if (!miss) continue;
+            pl->need_rec = 1;
+            if (pr.present && pr.has_mshr) {
+                if (!pr.merge_free) return RETRY_MSHR;
+                if (miss & ~pr.pending) { pl->packets++; pl->flits += 1; }
+                continue;
+            }
+            pl->need_mshr++;   /* reserves the line: a present one, or a victim's way */
+            pl->packets++;
+            pl->flits += 1;
+            uint32_t vd = 0;
+            if (!pr.present && cache_victim(P->l1, L->addr, &vd) && vd) { pl->packets++; pl->flits += data_flits(m, m->req, vd); }
+            sets.cnt[set_use(&sets, &pr)] += 1;
+            continue;
+        }
+        int forward = 1;   /* write-through without allocation: always */
+        if (pl->uses_l1 && (pl->st_wb || pl->st_alloc)) {
+            CacheProbe pr = cache_probe(P->l1, L->addr);
+            forward = !pl->st_wb || (!pr.present && !pl->st_alloc);
+            if (!pr.present && pl->st_alloc) {
+                uint32_t vd = 0;
+                if (cache_victim(P->l1, L->addr, &vd) && vd) { pl->packets++; pl->flits += data_flits(m, m->req, vd); }
+                int k = set_use(&sets, &pr);
+                /* a write allocation needs an unreserved way but does not reserve it */
+                if (sets.res[k] >= m->l1_ways) return RETRY_MSHR;
+            }
+        }
+        if (forward) { pl->packets++; pl->flits += data_flits(m, m->req, L->mask); pl->need_rec = 1; }
+    }
+    if (pl->need_mshr > cache_mshrs_free(P->l1)) return RETRY_MSHR;
+    for (int k = 0; k < sets.n; k++)
+        if (sets.res[k] + sets.cnt[k] > m->l1_ways) return RETRY_MSHR;
+    return 0;
+}
+
+/* The coalescer's counters for an access that goes ahead. */
+static void count_access(MemSys *m, const AccPlan *pl, uint32_t bytes_req)
+{
+    uint32_t nsect = 0;
+    for (int i = 0; i < m->nlines; i++) nsect += (uint32_t)pop32(m->line[i].mask);
+    if (pl->atomic) {
+        m->st.atom_requests++;
+        m->st.atom_sectors += nsect;
+    } else if (pl->load) {
+        m->st.l1_requests_ld++;
+        m->st.l1_sectors_ld += nsect;
+        if (pl->local) { m->st.local_requests_ld++; m->st.local_sectors_ld += nsect; }
+    } else {
+        m->st.l1_requests_st++;
+        m->st.l1_sectors_st += nsect;
+        if (pl->local) { m->st.local_requests_st++; m->st.local_sectors_st += nsect; }
+    }
+    if (!pl->atomic) {
+        m->st.bytes_requested += bytes_req;
+        m->st.bytes_moved += (uint64_t)nsect * (uint64_t)m->sector_bytes;
+    }
+}
+
+/* A victim the L1 gave up: written back if dirty. */
+static void write_back_victim(MemSys *m, int sm, const CacheResult *cr, uint64_t t)
+{
+    if (cr->evicted) m->st.l1_evictions++;
+    if (cr->evicted && cr->victim_dirty)
+        push_req(m, sm, PK_WRITE, cr->victim_addr, cr->victim_dirty, -1, data_flits(m, m->req, cr->victim_dirty), t + 1, 0);
+}
+
+/* The tag stage takes one line per cycle.  Cached loads look up the lines
+ * already present first, so an allocation cannot evict a line a later
+ * lookup of this same access was counted on.  Returns when the lines that
+ * hit are done; record r (if any) counts the lines still in flight. */
+static uint64_t issue_lines(MemSys *m, int sm, const MemAccess *a, const AccPlan *pl, int r, uint64_t now)
+{
+    SmPort *P = &m->sm[sm];
+    uint64_t hit_done = 0;
+    int k = 0;
+    for (int pass = 0; pass < (pl->cached_load ? 2 : 1); pass++)
+        for (int i = 0; i < m->nlines; i++) {
+            const AccLine *L = &m->line[i];
+            if (pl->cached_load && pl->present[i] != (pass == 0)) continue;
+            uint64_t t = now + (uint64_t)k++;
+            if (pl->atomic) {
+                m->rec[r].pending++;
+                int svc = atom_cycles(a, L->lanes);
+                m->st.atom_lane_ops += (uint64_t)pop32(L->lanes);
+                push_req(m, sm, PK_ATOM, L->addr, L->mask, r, data_flits(m, m->req, L->mask), t + 1, svc);
+            } else if (pl->load && !pl->cached_load) {
+                m->rec[r].pending++;
+                push_req(m, sm, PK_READ_NOFILL, L->addr, L->mask, r, 1, t + 1, 0);
+            } else if (pl->load) {
+                CacheResult cr;
+                CacheOutcome o = cache_read(P->l1, L->addr, L->mask, r >= 0 ? (uint32_t)r : CACHE_NO_WAITER, &cr);
+                m->st.l1_sector_hits += (uint64_t)pop32(cr.hit);
+                m->st.l1_sector_misses += (uint64_t)pop32(cr.miss);
+                if (o == CACHE_HIT) { hit_done = max64(hit_done, t + (uint64_t)m->l1_hit); continue; }
+                m->rec[r].pending++;
+                if (cr.merged) m->st.l1_mshr_merges++;
+                if (o == CACHE_HIT_PENDING) continue;
+                write_back_victim(m, sm, &cr, t);
+                push_req(m, sm, PK_READ, L->addr, cr.fetch, -1, 1, t + 1, 0);
+            } else {
+                int forward = 1;
+                if (pl->uses_l1) {
+                    CacheResult cr;
+                    cache_write_as(P->l1, L->addr, L->mask, pl->st_wb, pl->st_alloc, &cr);
+                    forward = cr.forward;
+                    write_back_victim(m, sm, &cr, t);
+                }
+                if (forward) {
+                    m->rec[r].pending++;
+                    push_req(m, sm, PK_WRITE, L->addr, L->mask, r, data_flits(m, m->req, L->mask), t + 1, 0);
+                } else hit_done = max64(hit_done, t + (uint64_t)m->l1_hit);
+            }
+        }
+    return hit_done;
+}
+
+/* An access walks four stages: the coalescer gathers its lines; a dry run
+ * plans what it needs in the L1 and the crossbar (a refusal is remembered,
+ * so the same retry is answered at once until something changes); the
+ * counters count it; the tag stage sends its lines. */
+int memsys_access_ex(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, unsigned flags,
+                     uint64_t now, uint64_t *done)
+{
+    SmPort *P = &m->sm[sm];
+    if (now < P->l1_free) { m->st.retry_l1_busy++; return MEM_RETRY; }
+    uint64_t fp = fingerprint(a, flags);
+    if (P->ref_why && P->ref_slot == slot && P->ref_tag == tag && P->ref_fp == fp &&
+        P->ref_gen == refusal_gen(m, sm, P->ref_why))
+        return refuse(m, P->ref_why);
+    AccPlan pl;
+    plan_kind(m, a, flags, &pl);
+    uint32_t bytes_req;
+    if (pl.local) gather_local(m, sm, slot, a, &bytes_req);
+    else gather_global(m, a, &bytes_req);
+    int n = m->nlines;
+    if (n == 0) { *done = now; return MEM_OK; }
+
+    int why = plan_lines(m, P, &pl);
+    if (!why && pl.packets && !icnt_src_fits(m->req, sm, pl.flits, pl.packets)) why = RETRY_ICNT;
+    if (!why && pl.need_rec && P->rec_free < 0) why = RETRY_RECORDS;
+    if (why) return remember(m, sm, slot, tag, fp, why);
+    P->ref_why = 0;
+    P->gen_acc++;
+
+    int r = -1;
+    if (pl.need_rec) {
+        r = rec_alloc(m, sm);
+        Rec *x = &m->rec[r];
+        x->slot = slot;
+        x->tag = tag;
+        x->pending = 1;        /* held until every line is issued */
+        x->done = 0;
+    }
+    count_access(m, &pl, bytes_req);
+    uint64_t hit_done = issue_lines(m, sm, a, &pl, r, now);
+    P->l1_free = now + (uint64_t)n;
+    if (pl.packets) {
+        m->inner_next = min64(m->inner_next, now + 1);
+        m->next = min64(m->next, m->inner_next);
+    }
+    if (r < 0) { *done = hit_done; return MEM_OK; }
+    Rec *x = &m->rec[r];
+    x->done = max64(x->done, hit_done);
+    if (--x->pending == 0) {   /* every line hit after all (merges count as pending) */
+        *done = x->done;
+        rec_free(m, r);
+        return MEM_OK;
+    }
+    return MEM_PENDING;
+}
+
+uint64_t memsys_sm_ready(const MemSys *m, int sm) { return m->sm[sm].l1_free; }
+
+/* ---- constant cache ------------------------------------------------------------------ */
+
+uint64_t memsys_const_access(MemSys *m, int sm, const MemAccess *a, uint64_t now, int *missed)
+{
+    uint64_t addr[WARP_MAX];
+    int n = 0;
+    LaneMask act = a->mask & (m->warp_size >= 32 ? ~0u : (1u << m->warp_size) - 1u);
+    for (LaneMask x = act; x; x &= x - 1) {
+        uint64_t v = a->addr[__builtin_ctz(x)];
+        int j = n;
+        while (j > 0 && addr[j - 1] > v) j--;
+        if (j > 0 && addr[j - 1] == v) continue;
+        memmove(&addr[j + 1], &addr[j], (size_t)(n - j) * sizeof addr[0]);
+        addr[j] = v;
+        n++;
+    }
+    int misses = 0;
+    for (int i = 0; i < n; i++) misses += !cache_touch(m->sm[sm].cc, addr[i]);
+    m->st.const_requests++;
+    if (n > 1) m->st.const_serialized += (uint64_t)(n - 1);
+    m->st.const_misses += (uint64_t)misses;
+    if (missed) *missed = misses > 0;
+    return now + (uint64_t)m->cc_hit + (uint64_t)(n > 1 ? n - 1 : 0) + (uint64_t)misses * (uint64_t)m->const_penalty;
+}
+
+/* ---- the partition side ------------------------------------------------------------- */
+
+static void push_reply(MemSys *m, int s, const L2Wait *w, uint32_t mask, uint64_t ready)
+{
+    IcntPacket p = { .addr = w->addr, .ready = ready, .mask = mask, .rec = w->rec, .src = (int16_t)s, .dst = w->sm,
+                     .kind = (uint8_t)(w->kind == PK_READ ? PK_FILL : PK_DATA),
+                     .flits = (uint16_t)data_flits(m, m->rep, mask) };
+    icnt_push(m->rep, &p);
+}
+
+static void writeback(MemSys *m, int s, uint64_t local, uint32_t dirty, uint64_t now)
+{
+    m->st.l2_writebacks++;
+    m->st.l2_writeback_sectors += (uint64_t)pop32(dirty);
+    dram_push(m->dram, to_global(m, local, s), sectors_to_bursts(m, dirty), 1, 0, now);
+}
+
+/* DRAM read data reaches the L2 at cycle now: fill the line, answer the
+ * waiters. */
+static void l2_fill(MemSys *m, uint64_t addr, uint32_t bursts, uint64_t now)
+{
+    int s = slice_of(m, addr);
+    Slice *S = &m->sl[s];
+    uint64_t local = to_local(m, addr);
+    CacheWaiter *w = m->woken;
+    int n = cache_fill(S->l2, local, bursts_to_sectors(m, bursts), w);
+    for (int i = 0; i < n; i++) {
+        L2Wait *x = &S->w[w[i].id];
+        if (x->kind == PK_ATOM) cache_set_dirty(S->l2, local, w[i].need);
+        push_reply(m, s, x, w[i].need, now + 1);
+        x->next_free = S->w_free;
+        S->w_free = (int)w[i].id;
+    }
+}
+
+/* The DRAM has moved a read's last data beat (at cycle now).  The memory
+ * controller and PHY add dram.ctrl_lat before it reaches the L2: a delay
+ * line, not a resource, so any number of reads are in it at once and the
+ * DRAM's queue, scheduler and bus never see it.  The L2 line stays pending
+ * (its MSHR held) meanwhile, as it would on the chip. */
+static void dram_done(void *ctx, uint64_t addr, uint32_t bursts, uint64_t id, uint64_t now)
+{
+    (void)id;
+    MemSys *m = ctx;
+    if (m->ctrl_lat == 0) { l2_fill(m, addr, bursts, now); return; }
+    if (m->ctrl_n == m->ctrl_cap) abort();   /* cannot happen: ctrl_cap bounds the reads in flight */
+    m->ctrl[(m->ctrl_head + m->ctrl_n++) % m->ctrl_cap] =
+        (CtrlRet){ .at = now + (uint64_t)m->ctrl_lat, .addr = addr, .bursts = bursts };
+}
+
+/* Reads leaving the controller by cycle t.  dram_done sees increasing now
+ * and adds the same delay, so the ring is in `at` order. */
+static void ctrl_stage(MemSys *m, uint64_t t)
+{
+    while (m->ctrl_n && m->ctrl[m->ctrl_head].at <= t) {
+        CtrlRet r = m->ctrl[m->ctrl_head];
+        m->ctrl_head = (m->ctrl_head + 1) % m->ctrl_cap;
+        m->ctrl_n--;
+        l2_fill(m, r.addr, r.bursts, t);
+    }
+}
+
+/* The L2 tag stage of slice s takes request p at cycle t.  Returns the
+ * cycles it occupies the stage, or 0 if a resource it needs is full
+ * (nothing changed; it stays at the head of the queue). */
+static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
+{
+    Slice *S = &m->sl[s];
+    CacheUnit *c = S->l2;
+    uint64_t local = to_local(m, p->addr);
+    int ch = channel_of(m, p->addr);
+    uint32_t need = p->mask;
+    CacheProbe pr = cache_probe(c, local);
+    uint32_t vdirty = 0;
+    int vok = pr.present || cache_victim(c, local, &vdirty);
+    CacheResult r;
+    if (p->kind == PK_WRITE) {
+        int absent = !pr.present, alloc = absent && m->l2_alloc;
+        if (alloc && !vok) return 0;
+        int slots = (alloc && vdirty) + (!m->l2_wb || (absent && !m->l2_alloc));
+        if (slots > dram_free_slots(m->dram, ch)) return 0;
+        cache_write(c, local, need, &r);
+        m->st.l2_sectors_write += (uint64_t)pop32(need);
+        m->st.l2_sector_hits += (uint64_t)pop32(r.hit);
+        m->st.l2_sector_misses += (uint64_t)pop32(r.miss);
+        if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
+        if (r.forward) dram_push(m->dram, p->addr, sectors_to_bursts(m, need), 1, 0, t);
+        if (p->rec >= 0) rec_part(m, p->rec, t + (uint64_t)m->icnt_lat);
+        return 1;
+    }
+    /* reads and atomics; stop taking them while the reply port is over budget */
+    int occ = p->kind == PK_ATOM ? (p->aux ? p->aux : 1) : 1;
+    if (!icnt_src_fits(m->rep, s, data_flits(m, m->rep, need), 1)) return 0;
+    uint32_t miss = need & ~pr.valid;
+    if (!miss) {
+        cache_read(c, local, need, CACHE_NO_WAITER, &r);
+        if (p->kind == PK_ATOM) cache_set_dirty(c, local, need);
+        L2Wait w = { .addr = p->addr, .rec = p->rec, .sm = p->src, .kind = p->kind };
+        push_reply(m, s, &w, need, t + (uint64_t)occ);
+    } else {
+        uint32_t fetch = pr.present ? miss & ~pr.pending : need;
+        if (!vok) return 0;
+        int slots = (fetch != 0) + (vdirty != 0);
+        if (slots > dram_free_slots(m->dram, ch) || S->w_free < 0) return 0;
+        int wi = S->w_free;
+        CacheOutcome o = cache_read(c, local, need, (uint32_t)wi, &r);
+        if (o != CACHE_MISS && o != CACHE_HIT_PENDING) return 0;
+        S->w_free = S->w[wi].next_free;
+        S->w[wi] = (L2Wait){ .addr = p->addr, .rec = p->rec, .sm = p->src, .kind = p->kind, .next_free = -1 };
+        if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
+        if (r.fetch) dram_push(m->dram, p->addr, sectors_to_bursts(m, r.fetch), 0, 0, t);
+    }
+    m->st.l2_sector_hits += (uint64_t)pop32(r.hit);
+    m->st.l2_sector_misses += (uint64_t)pop32(r.miss);
+    if (p->kind == PK_ATOM) {
+        m->st.l2_sectors_atom += (uint64_t)pop32(need);
+        m->st.atom_l2_cycles += (uint64_t)occ;
+    } else m->st.l2_sectors_read += (uint64_t)pop32(need);
+    return occ;
+}
+
+static void l2_stage(MemSys *m, int s, uint64_t t)
+{
+    Slice *S = &m->sl[s];
+    const IcntPacket *h = icnt_head(m->req, s);
+    if (!h || h->arrive + (uint64_t)m->l2_hit > t || S->tag_free > t) return;
+    IcntPacket p = *h;
+    int occ = l2_handle(m, s, &p, t);
+    if (!occ) { S->blocked = 1; return; }
+    S->blocked = 0;
+    icnt_pop(m->req, s);
+    S->tag_free = t + (uint64_t)occ;
+    m->st.l2_requests++;
+}
+
+/* Replies reaching SM sm by cycle t: fill the L1, wake the waiters. */
+static void sm_arrivals(MemSys *m, int sm, uint64_t t)
+{
+    const IcntPacket *h;
+    while ((h = icnt_head(m->rep, sm)) && h->arrive <= t) {
+        IcntPacket p = *h;
+        icnt_pop(m->rep, sm);
+        m->sm[sm].gen_l1++;
+        uint64_t when = t + (uint64_t)m->l1_hit;
+        if (p.kind == PK_FILL) {
+            CacheWaiter *w = m->woken;
+            int n = cache_fill(m->sm[sm].l1, p.addr, p.mask, w);
+            for (int i = 0; i < n; i++) rec_part(m, (int)w[i].id, when);
+        } else rec_part(m, p.rec, when);
+    }
+}
+
+static void step(MemSys *m, uint64_t t)
+{
+    for (int i = 0; i < m->nsms; i++) sm_arrivals(m, i, t);
+    icnt_step(m->rep, t);
+    dram_run(m->dram, t);
+    ctrl_stage(m, t);
+    for (int s = 0; s < m->slices; s++) l2_stage(m, s, t);
+    icnt_step(m->req, t);
+}
+
+static uint64_t compute_inner_next(const MemSys *m)
+{
+    uint64_t n = min64(icnt_next_event(m->rep), icnt_next_event(m->req));
+    n = min64(n, dram_next_event(m->dram));
+    if (m->ctrl_n) n = min64(n, m->ctrl[m->ctrl_head].at);
+    for (int i = 0; i < m->nsms; i++) {
+        const IcntPacket *h = icnt_head(m->rep, i);
+        if (h) n = min64(n, h->arrive);
+    }
+    for (int s = 0; s < m->slices; s++) {
+        const IcntPacket *h = icnt_head(m->req, s);
+        if (h && !m->sl[s].blocked) n = min64(n, max64(h->arrive + (uint64_t)m->l2_hit, m->sl[s].tag_free));
+    }
+    return n;
+}
+
+static void sync_stats(MemSys *m)
+{
+    DramStats d;
+    dram_stats(m->dram, &d);
+    m->st.dram_bytes_read = d.bytes_read;
+    m->st.dram_bytes_write = d.bytes_write + m->flush_bytes;
+    m->st.dram_flush_bytes = m->flush_bytes;
+    m->st.dram_reads = d.reads;
+    m->st.dram_writes = d.writes + m->flush_writes;
+    m->st.dram_row_hits = d.row_hits;
+    m->st.dram_row_misses = d.row_misses;
+    m->st.dram_row_conflicts = d.row_conflicts;
+    m->st.dram_activates = d.activates;
+    m->st.dram_precharges = d.precharges;
+    m->st.dram_busy_cycles = d.busy_clocks;
+    const IcntStats *q = icnt_stats(m->req), *p = icnt_stats(m->rep);
+    m->st.icnt_req_packets = q->packets;
+    m->st.icnt_req_flits = q->flits;
+    m->st.icnt_reply_packets = p->packets;
+    m->st.icnt_reply_flits = p->flits;
+}
+
+int memsys_tick(MemSys *m, uint64_t now, MemDone *out, int max)
+{
+    if (now > m->last_now) m->last_now = now;
+    if (m->next > now) return 0;
+    int stepped = 0;
+    while (m->inner_next <= now) {
+        uint64_t t = m->inner_next;
+        step(m, t);
+        stepped = 1;
+        uint64_t n = compute_inner_next(m);
+        m->inner_next = n > t ? n : t + 1;   /* every unit's output is ready the next cycle */
+    }
+    int k = 0;
+    while (k < max && m->heap_n && m->heap[0].at <= now) {
+        Done d = heap_pop(m);
+        Rec *x = &m->rec[d.rec];
+        out[k++] = (MemDone){ x->sm, x->slot, x->tag };
+        rec_free(m, d.rec);
+    }
+    if (stepped) sync_stats(m);
+    m->next = min64(m->inner_next, m->heap_n ? m->heap[0].at : UINT64_MAX);
+    return k;
+}
+
+uint64_t memsys_next_event(const MemSys *m) { return m->next; }
+
+int memsys_busy(const MemSys *m)
+{
+    return m->heap_n || icnt_busy(m->req) || icnt_busy(m->rep) || dram_busy(m->dram) || m->ctrl_n ||
+           m->inner_next != UINT64_MAX;
+}
+
+static void flush_count(MemSys *m, uint32_t dirty)
+{
+    m->flush_bytes += (uint64_t)pop32(sectors_to_bursts(m, dirty)) * (uint64_t)m->burst_bytes;
+    m->flush_writes++;
+    m->st.l2_writebacks++;
+    m->st.l2_writeback_sectors += (uint64_t)pop32(dirty);
+}
+
+/* A dirty L1 line goes to its L2 slice (or, if the L2 does not keep it,
+ * straight to the DRAM count). */
+static void flush_l1_line(void *ctx, uint64_t addr, uint32_t dirty)
+{
+    MemSys *m = ctx;
+    CacheResult r;
+    CacheOutcome o = cache_write(m->sl[slice_of(m, addr)].l2, to_local(m, addr), dirty, &r);
+    if (o == CACHE_FAIL_RESERVED || r.forward) flush_count(m, dirty);
+    if (r.evicted && r.victim_dirty) flush_count(m, r.victim_dirty);
+}
+
+static void flush_l2_line(void *ctx, uint64_t addr, uint32_t dirty)
+{
+    (void)addr;
+    flush_count(ctx, dirty);
+}
+
+void memsys_flush(MemSys *m)
+{
+    for (int i = 0; i < m->nsms; i++) cache_flush(m->sm[i].l1, flush_l1_line, m);
+    for (int s = 0; s < m->slices; s++) cache_flush(m->sl[s].l2, flush_l2_line, m);
+    sync_stats(m);
+}
+
+const MemStats *memsys_stats(MemSys *m)
+{
+    /* elapsed DRAM clocks: those starting before core cycle last_now + 1 */
+    m->st.dram_cycles = dram_from_core(dram_params(m->dram), m->last_now + 1) * (uint64_t)m->channels;
+    return &m->st;
+}

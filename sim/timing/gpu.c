@@ -1,0 +1,117 @@
+/* gpu.c - see gpu.h. */
+#include "sim/timing/gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/timing/sm.h"
+
+enum { MAX_DONE = 256 };
+#define NO_PROGRESS_CYCLES 10000000ull
+
+/* Hand the hierarchy's completions at `now` to their SMs. */
+static void deliver(MemSys *ms, Sm *sms, Timing *t)
+{
+    MemDone done[MAX_DONE];
+    int n;
+    do {
+        n = memsys_tick(ms, t->now, done, MAX_DONE);
+        for (int i = 0; i < n; i++) sm_mem_complete(&sms[done[i].sm], t, done[i].slot, done[i].tag, t->now);
+    } while (n == MAX_DONE);
+}
+
+int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
+                   const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles, Fault *fault)
+{
+    Kernel k;
+    Timing t;
+    memset(&t, 0, sizeof t);
+    if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps)) return -1;
+    kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE);
+    const LaunchSpec *l = k.spec;
+    occupancy_compute(&t.occ, cfg, (int)(l->block[0] * l->block[1] * l->block[2]), k.entry->regs_per_thread,
+                      k.entry->shared_bytes, k.nctas);
+    t.k = &k;
+    t.st = st;
+    t.ms = ms;
+    t.obs = obs;
+    if (step && step->print) t.step = step;
+    t.now = *nowp;
+    Deps *deps = deps_build(k.entry);
+    int nsms = cfg->gpu.num_sms;
+    Sm *sms = calloc((size_t)nsms, sizeof *sms);
+    int rc = deps && sms ? 0 : -1;
+    t.deps = deps;
+    for (int i = 0; i < nsms && rc == 0; i++) rc = sm_init(&sms[i], i, cfg);
+
+    uint64_t start = t.now, next_block = 0;
+    uint64_t last_inst = st->ptx_inst, last_progress = t.now;
+    uint64_t step_last = t.now ? t.now - 1 : 0;
+    while (rc == 0) {
+        /* dispatch: one block per SM per cycle, round robin from an SM that
+         * moves on every cycle (cycles the loop skips included) */
+        if (next_block < k.nctas) {
+            int s = (int)((t.now - start) % (uint64_t)nsms);
+            for (int i = 0; i < nsms && next_block < k.nctas; i++, s = s + 1 == nsms ? 0 : s + 1)
+                if (sm_can_fit(&sms[s], &t.occ) && sm_launch_cta(&sms[s], &t, next_block) == 0) next_block++;
+        }
+        if (ms) deliver(ms, sms, &t);
+        uint64_t next = SM_NEVER;
+        int busy = 0;
+        for (int i = 0; i < nsms; i++) {
+            uint64_t before = sms[i].next_wake;
+            uint64_t w = sm_busy(&sms[i]) && t.now < before ? before : sm_cycle(&sms[i], &t);   /* nothing due yet */
+            if (t.faulted) { rc = -1; break; }
+            if (w < next) next = w;
+            busy |= sm_busy(&sms[i]);
+            if (t.step && i == t.step->sm && sm_busy(&sms[i]) && t.now >= before) {
+                t.step->print(t.step->ctx, &t, &sms[i], t.now > step_last + 1 ? t.now - step_last - 1 : 0);
+                step_last = t.now;
+            }
+        }
+        if (rc) break;
+        if (!busy && next_block >= k.nctas) break;
+        if (ms) { uint64_t e = memsys_next_event(ms); if (e < next) next = e; }
+        if (next_block < k.nctas)
+            for (int i = 0; i < nsms; i++)
+                if (sm_can_fit(&sms[i], &t.occ)) { next = t.now + 1; break; }
+        if (next == SM_NEVER) {
+            kernel_fault(&k, NULL, -1, FAULT_DEADLOCK, "deadlock: no warp on any SM can ever issue again");
+            rc = -1;
+            break;
+        }
+        t.now = next > t.now + 1 ? next : t.now + 1;
+        /* the progress watchdog: a live lock issues nothing, forever */
+        if (st->ptx_inst != last_inst) { last_inst = st->ptx_inst; last_progress = t.now; }
+        else if (t.now - last_progress > NO_PROGRESS_CYCLES) {
+            kernel_fault(&k, NULL, -1, FAULT_DEADLOCK, "deadlock: no warp issued an instruction for %llu cycles",
+                         (unsigned long long)NO_PROGRESS_CYCLES);
+            rc = -1;
+            break;
+        }
+        if (max_cycles && t.now - start > max_cycles) {
+            kernel_fault(&k, NULL, -1, FAULT_WATCHDOG, "watchdog: the launch ran past %llu cycles (raise --max-cycles)",
+                         (unsigned long long)max_cycles);
+            rc = -1;
+            break;
+        }
+    }
+    for (int i = 0; i < nsms && sms; i++) {
+        sm_flush(&sms[i], &t);
+        sm_free(&sms[i]);
+    }
+    /* the GPU's total is the per-SM counters' sum, over all launches so far */
+    st->sm_active_cycles = 0;
+    memset(st->stall, 0, sizeof st->stall);
+    for (int i = 0; i < st->nsms; i++) {
+        st->sm_active_cycles += st->sm[i].active_cycles;
+        for (int r = 0; r < STALL_COUNT; r++) st->stall[r] += st->sm[i].stall[r];
+    }
+    st->cycles += t.now - start;
+    *nowp = t.now;
+    *fault = k.fault;
+    free(sms);
+    free(deps);
+    kernel_free(&k);
+    return rc;
+}

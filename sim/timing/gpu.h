@@ -1,0 +1,40 @@
+/* gpu.h - the whole GPU for one launch: the block (CTA) dispatcher and the
+ * cycle loop over the SMs.
+ *
+ * Blocks go to SMs in linear order, at most one per SM per cycle, round
+ * robin over SMs that have room for all of its resources.  Each cycle every
+ * SM runs in id order; when no SM can change anything before cycle c, the
+ * clock jumps to c (nothing is lost: warp states are charged by interval).
+ */
+#ifndef GPUSIM_GPU_H
+#define GPUSIM_GPU_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/base/config.h"
+#include "sim/core/warp.h"
+#include "sim/mem/memsys.h"
+#include "sim/timing/observe.h"
+#include "sim/timing/occupancy.h"
+
+/* Run launch li with timing, starting at cycle *now (updated to the end).
+ * ms is the memory hierarchy (kept across launches: caches stay warm), or
+ * NULL for fixed memory latencies.  max_cycles bounds this launch (0: no
+ * bound).  0 ok, -1 fault. */
+struct Timing;
+struct Sm;
+/* --step: after each cycle in which SM `sm` changed, print(ctx, ...) is
+ * called with `skipped` quiet cycles before it; `warp` is the warp whose
+ * SIMT stack the stepper shows.  print is NULL when not stepping. */
+typedef struct GpuStep {
+    void (*print)(void *ctx, const struct Timing *t, const struct Sm *sm, uint64_t skipped);
+    void *ctx;
+    int sm, warp;
+} GpuStep;
+
+/* obs: --trace's observer, or NULL. */
+int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
+                   const Observer *obs, const GpuStep *step, uint64_t *now, uint64_t max_cycles, Fault *fault);
+
+#endif

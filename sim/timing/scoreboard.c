@@ -1,0 +1,75 @@
+/* scoreboard.c - see scoreboard.h. */
+#include "sim/timing/scoreboard.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void add(Deps *d, int is_write, int reg)
+{
+    if (d->nread + d->nwrite >= 12) return;
+    d->bits |= scoreboard_bit(reg);
+    if (!is_write) {
+        /* reads come first: shift the writes up */
+        memmove(&d->reg[d->nread + 1], &d->reg[d->nread], (size_t)d->nwrite * sizeof d->reg[0]);
+        d->reg[d->nread++] = (uint16_t)reg;
+    } else {
+        d->reg[d->nread + d->nwrite++] = (uint16_t)reg;
+    }
+}
+
+static void add_operand(Deps *d, const Entry *e, const Operand *o, int is_write)
+{
+    switch ((OperandKind)o->kind) {
+    case OPD_REG: add(d, is_write, o->r[0]); break;
+    case OPD_PRED: add(d, is_write, e->nregs + o->r[0]); break;
+    case OPD_MEM: if (o->r[0] != REG_NONE) add(d, 0, o->r[0]); break;
+    case OPD_VEC:
+        for (int i = 0; i < o->n; i++)
+            if (o->r[i] != REG_NONE) add(d, is_write, o->r[i]);
+        break;
+    default: break;
+    }
+}
+
+/* Which operand slots an instruction writes: its destination (slot 0)
+ * except for stores, reductions and the no-destination formats; and the
+ * second predicate destination of setp/shfl (slot 5). */
+static int writes_slot(const Instr *in, int slot)
+{
+    Format f = isa_ops[in->op].format;
+    if (slot == 5) return 1;
+    if (slot != 0) return 0;
+    return !(f == FMT_ST || f == FMT_RED || f == FMT_BRA || f == FMT_BAR || f == FMT_MASK || f == FMT_NONE);
+}
+
+Deps *deps_build(const Entry *e)
+{
+    Deps *deps = calloc((size_t)(e->ncode ? e->ncode : 1), sizeof *deps);
+    if (!deps) return NULL;
+    for (int pc = 0; pc < e->ncode; pc++) {
+        const Instr *in = &e->code[pc];
+        Deps *d = &deps[pc];
+        if (in->guard != REG_NONE) add(d, 0, e->nregs + in->guard);
+        for (int s = 0; s < ISA_MAX_OPS; s++) {
+            if (in->opd[s].kind == OPD_NONE) continue;
+            add_operand(d, e, &in->opd[s], writes_slot(in, s));
+        }
+    }
+    return deps;
+}
+
+int scoreboard_init(Scoreboard *s, int n)
+{
+    s->pending = 0;
+    s->ready = calloc((size_t)(n ? n : 1), sizeof *s->ready);
+    s->kind = calloc((size_t)(n ? n : 1), 1);
+    return s->ready && s->kind ? 0 : -1;
+}
+
+void scoreboard_free(Scoreboard *s)
+{
+    free(s->ready);
+    free(s->kind);
+    s->ready = NULL;
+    s->kind = NULL;
+}

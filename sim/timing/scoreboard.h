@@ -1,0 +1,78 @@
+/* scoreboard.h - register dependencies of each instruction, and the
+ * per-warp scoreboard that holds an instruction back while a register it
+ * reads or writes has a write in flight.
+ *
+ * Knows instruction metadata only: which registers an instruction reads and
+ * writes (precomputed once per entry), never what it computes.  A pending
+ * register records when its value arrives and what kind of producer it
+ * waits on, which names the stall (wait / short_scoreboard /
+ * long_scoreboard).  Checked by the scheduler every cycle; written at issue.
+ */
+#ifndef GPUSIM_SCOREBOARD_H
+#define GPUSIM_SCOREBOARD_H
+
+#include <stdint.h>
+
+#include "isa/isa.h"
+#include "sim/base/config.h"
+#include "sim/base/stats.h"
+
+#define SB_NEVER UINT64_MAX          /* pending until an event releases it */
+
+typedef enum PendKind { PEND_FIXED, PEND_SHORT, PEND_LONG, PEND_IMC } PendKind;
+
+/* Registers are numbered value registers first, then predicates
+ * (nregs + index). */
+typedef struct Deps {
+    uint16_t reg[12];    /* reads, then writes */
+    uint8_t nread, nwrite;
+    uint64_t bits;       /* scoreboard_bit() of every register in reg[] */
+} Deps;
+
+/* A register's bit in Deps.bits and Scoreboard.pending: its own for the
+ * first 63, one shared bit for the rest. */
+static inline uint64_t scoreboard_bit(int reg) { return 1ull << (reg < 63 ? reg : 63); }
+
+/* deps[pc] for every instruction of e; NULL if out of memory. */
+Deps *deps_build(const Entry *e);
+
+typedef struct Scoreboard {
+    uint64_t *ready;     /* cycle at which the register's pending value lands */
+    uint8_t *kind;       /* PendKind of that write */
+    /* Registers that may still have a write in flight (scoreboard_bit): set
+     * by scoreboard_set, cleared when a check finds the value landed.  A
+     * clear bit means ready <= now, so checks skip reading ready[]. */
+    uint64_t pending;
+} Scoreboard;
+
+int scoreboard_init(Scoreboard *s, int nregs);
+void scoreboard_free(Scoreboard *s);
+/* First register of d (reads and writes) still pending at `now`, or -1. */
+static inline int scoreboard_blocking(Scoreboard *s, const Deps *d, uint64_t now)
+{
+    if (!(s->pending & d->bits)) return -1;
+    for (int i = 0; i < d->nread + d->nwrite; i++) {
+        int r = d->reg[i];
+        if (r < 63 && !(s->pending >> r & 1)) continue;
+        if (s->ready[r] > now) return r;
+        if (r < 63) s->pending &= ~(1ull << r);   /* landed: no need to look again */
+    }
+    return -1;
+}
+static inline StallReason scoreboard_reason(const Scoreboard *s, int reg)
+{
+    return s->kind[reg] == PEND_LONG ? STALL_LONG_SCOREBOARD
+         : s->kind[reg] == PEND_SHORT ? STALL_SHORT_SCOREBOARD
+         : s->kind[reg] == PEND_IMC ? STALL_IMC_MISS : STALL_WAIT;
+}
+/* Mark d's writes pending until `ready`. */
+static inline void scoreboard_set(Scoreboard *s, const Deps *d, uint64_t ready, PendKind k)
+{
+    for (int i = d->nread; i < d->nread + d->nwrite; i++) {
+        s->ready[d->reg[i]] = ready;
+        s->kind[d->reg[i]] = (uint8_t)k;
+        s->pending |= scoreboard_bit(d->reg[i]);
+    }
+}
+
+#endif

@@ -1,0 +1,751 @@
+/* sm.c - see sm.h. */
+#include "sim/timing/sm.h"
+
+#include "sim/mem/lsu.h"
+#include "isa/backend.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- setup -------------------------------------------------------------------- */
+/* Take the next `bytes` of the SM's arena (8-byte aligned); with base NULL,
+ * only count. */
+static void *carve(char *base, size_t *off, size_t bytes)
+{
+    void *p = base ? base + *off : NULL;
+    *off += (bytes + 7) & ~(size_t)7;
+    return p;
+}
+
+/* The scheduler's bookkeeping lives in one allocation, the sets it reads
+ * every cycle first, so a cycle touches few cache lines. */
+static size_t lay_out(Sm *sm, char *base)
+{
+    size_t off = 0, nw = (size_t)sm->nwords, ns = (size_t)sm->nslots;
+    sm->due = carve(base, &off, nw * 8);
+    sm->fetchable = carve(base, &off, nw * 8);
+    sm->refetch = carve(base, &off, nw * 8);
+    sm->far = carve(base, &off, nw * 8);
+    sm->sched_slots = carve(base, &off, (size_t)sm->nsched * nw * 8);
+    for (int p = 0; p < PIPE_COUNT; p++) sm->pipe_free[p] = carve(base, &off, (size_t)sm->pipe_groups[p] * 8);
+    sm->sched = carve(base, &off, (size_t)sm->nsched * sizeof *sm->sched);
+    sm->wake = carve(base, &off, ns * sizeof *sm->wake);
+    sm->wheel = carve(base, &off, SM_WHEEL * nw * 8);
+    for (int i = 0; base && i < sm->nsched; i++) {
+        sm->sched[i].order = carve(base, &off, ns * sizeof(int));
+        sm->sched[i].pos = carve(base, &off, ns * sizeof(int));
+    }
+    if (!base) off += (size_t)sm->nsched * 2 * ((ns * sizeof(int) + 7) & ~(size_t)7);
+    sm->rank = carve(base, &off, ns * sizeof *sm->rank);
+    return off;
+}
+
+int sm_init(Sm *sm, int id, const Config *cfg)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->cfg = cfg;
+    sm->nslots = cfg->sm.max_warps;
+    sm->nctas = cfg->sm.max_blocks;
+    sm->nsched = cfg->sm.schedulers;
+    sm->policy = cfg->sched.policy;
+    sm->nwords = (sm->nslots + 63) / 64;
+    int ws = cfg->sm.warp_size;
+    /* a warp instruction occupies a pipe for warp_size / width cycles */
+    int width[PIPE_COUNT] = { cfg->unit.sp_width, cfg->unit.dp_width, cfg->unit.sfu_width, cfg->unit.lsu_width };
+    int groups[PIPE_COUNT] = { cfg->unit.sp_groups, 1, 1, 1 };
+    for (int p = 0; p < PIPE_COUNT; p++) {
+        sm->pipe_groups[p] = groups[p] > 0 ? groups[p] : 1;
+        sm->pipe_ii[p] = width[p] > 0 ? (ws + width[p] - 1) / width[p] : 1;
+    }
+    sm->slots = aligned_alloc(64, (size_t)sm->nslots * sizeof *sm->slots);   /* 64-byte records */
+    if (sm->slots) memset(sm->slots, 0, (size_t)sm->nslots * sizeof *sm->slots);
+    sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
+    sm->arena = calloc(1, lay_out(sm, NULL));
+    if (!sm->slots || !sm->ctas || !sm->arena) return -1;
+    lay_out(sm, sm->arena);
+    size_t nw = (size_t)sm->nwords;
+    for (int i = 0; i < sm->nslots; i++) {
+        sm->wake[i] = SM_NEVER;
+        sm->sched_slots[(i % sm->nsched) * nw + (size_t)i / 64] |= 1ull << (i % 64);   /* slot % schedulers */
+    }
+    for (int i = 0; i < sm->nsched; i++) {
+        sm->sched[i].last = -1;
+        sm->sched[i].last_pos = -1;
+    }
+    sm->far_min = SM_NEVER;
+    sm->refetch_min = SM_NEVER;
+    sm->fit = -1;
+    return 0;
+}
+
+void sm_free(Sm *sm)
+{
+    for (int i = 0; sm->slots && i < sm->nslots; i++) scoreboard_free(&sm->slots[i].sb);
+    for (int i = 0; sm->ctas && i < sm->nctas; i++) if (sm->ctas[i].used) cta_free(&sm->ctas[i].cta);
+    free(sm->slots);
+    free(sm->ctas);
+    free(sm->arena);
+    memset(sm, 0, sizeof *sm);
+}
+
+static void set_fetchable(Sm *sm, int slot, int on)
+{
+    if (on) sm->fetchable[slot / 64] |= 1ull << (slot % 64);
+    else sm->fetchable[slot / 64] &= ~(1ull << (slot % 64));
+}
+
+/* ---- the wake-up wheel ------------------------------------------------------------
+ * Every write of a warp's wake cycle goes through wake_set, which moves the
+ * warp between due, its wheel bucket and far.  The SM asks wheel_advance for
+ * the warps whose cycle has come and wheel_next for the earliest wake. */
+static uint64_t *bucket(Sm *sm, uint64_t cycle) { return &sm->wheel[(cycle % SM_WHEEL) * (uint64_t)sm->nwords]; }
+
+static int set_empty(const uint64_t *set, int nwords)
+{
+    for (int i = 0; i < nwords; i++) if (set[i]) return 0;
+    return 1;
+}
+
+static void far_recompute(Sm *sm)
+{
+    sm->far_min = SM_NEVER;
+    for (int wi = 0; wi < sm->nwords; wi++)
+        for (uint64_t bits = sm->far[wi]; bits; bits &= bits - 1) {
+            uint64_t w = sm->wake[wi * 64 + __builtin_ctzll(bits)];
+            if (w < sm->far_min) sm->far_min = w;
+        }
+}
+
+/* File a warp under its wake cycle (nothing if SM_NEVER). */
+static inline void wheel_put(Sm *sm, int slot, uint64_t when)
+{
+    int wi = slot / 64;
+    uint64_t bit = 1ull << (slot % 64);
+    if (when == SM_NEVER) return;
+    if (when <= sm->wheel_now) sm->due[wi] |= bit;
+    else if (when - sm->wheel_now < SM_WHEEL) {
+        bucket(sm, when)[wi] |= bit;
+        sm->wheel_occ |= 1ull << (when % SM_WHEEL);
+    } else {
+        sm->far[wi] |= bit;
+        if (when < sm->far_min) sm->far_min = when;
+    }
+}
+
+/* A warp the scheduler took off `due` this cycle gets its next wake cycle. */
+static inline void wake_refile(Sm *sm, int slot, uint64_t when)
+{
+    sm->wake[slot] = when;
+    wheel_put(sm, slot, when);
+}
+
+static void wake_set(Sm *sm, int slot, uint64_t when)
+{
+    int wi = slot / 64;
+    uint64_t bit = 1ull << (slot % 64), old = sm->wake[slot];
+    if (sm->due[wi] & bit) sm->due[wi] &= ~bit;
+    else if (sm->far[wi] & bit) {
+        sm->far[wi] &= ~bit;
+        sm->wake[slot] = SM_NEVER;
+        if (old == sm->far_min) far_recompute(sm);
+    } else if (old != SM_NEVER) {
+        uint64_t *b = bucket(sm, old);
+        b[wi] &= ~bit;
+        if (set_empty(b, sm->nwords)) sm->wheel_occ &= ~(1ull << (old % SM_WHEEL));
+    }
+    sm->wake[slot] = when;
+    wheel_put(sm, slot, when);
+}
+
+/* Bring the wheel to `now`: the buckets of cycles up to now fall due, and
+ * far warps within reach move into buckets. */
+static void wheel_advance(Sm *sm, uint64_t now)
+{
+    if (now <= sm->wheel_now) return;
+    uint64_t span = now - sm->wheel_now, range = ~0ull;
+    if (span < SM_WHEEL) {
+        unsigned rot = (unsigned)((sm->wheel_now + 1) % SM_WHEEL);
+        range = (1ull << span) - 1;
+        range = rot ? range << rot | range >> (SM_WHEEL - rot) : range;
+    }
+    for (uint64_t bits = sm->wheel_occ & range; bits; bits &= bits - 1) {
+        uint64_t *b = &sm->wheel[(uint64_t)__builtin_ctzll(bits) * (uint64_t)sm->nwords];
+        for (int wi = 0; wi < sm->nwords; wi++) { sm->due[wi] |= b[wi]; b[wi] = 0; }
+    }
+    sm->wheel_occ &= ~range;
+    sm->wheel_now = now;
+    if (sm->far_min >= now + SM_WHEEL) return;
+    /* some far warps are within reach now: file them all again */
+    sm->far_min = SM_NEVER;
+    for (int wi = 0; wi < sm->nwords; wi++) {
+        uint64_t bits = sm->far[wi];
+        sm->far[wi] = 0;
+        for (; bits; bits &= bits - 1) {
+            int slot = wi * 64 + __builtin_ctzll(bits);
+            wheel_put(sm, slot, sm->wake[slot]);
+        }
+    }
+}
+
+/* The earliest wake cycle after wheel_now of any warp (due ones: wheel_now). */
+static uint64_t wheel_next(const Sm *sm)
+{
+    if (!set_empty(sm->due, sm->nwords)) return sm->wheel_now;
+    if (sm->wheel_occ) {
+        unsigned rot = (unsigned)((sm->wheel_now + 1) % SM_WHEEL);
+        uint64_t r = rot ? sm->wheel_occ >> rot | sm->wheel_occ << (SM_WHEEL - rot) : sm->wheel_occ;
+        return sm->wheel_now + 1 + (uint64_t)__builtin_ctzll(r);
+    }
+    return sm->far_min;
+}
+
+/* ---- state accounting --------------------------------------------------------------
+ * A warp's state is charged from `since` to the cycle it changes, to the
+ * source line it was at: every resident warp-cycle lands in exactly one
+ * reason. */
+static TraceWarp trace_id(const Timing *t, const SmWarp *sw)
+{
+    const Cta *c = sw->w->cta;
+    TraceWarp id = { t->k->launch_index, c->linear, { c->id[0], c->id[1], c->id[2] }, sw->w->id, c->smid, sw->slot };
+    return id;
+}
+
+/* Charge the open interval [since, now) to the warp's state and line. */
+static void close_state(Timing *t, SmWarp *sw)
+{
+    uint64_t dt = t->now - sw->since;
+    if (!dt) return;
+    sw->smst->stall[sw->state] += dt;      /* the GPU's totals are summed at the end (gpu.c) */
+    if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
+    if (t->obs) {
+        TraceWarp id = trace_id(t, sw);
+        t->obs->state(t->obs->ctx, &id, sw->state, sw->since, t->now, sw->line);
+    }
+    sw->since = t->now;
+}
+
+static void set_state(Timing *t, SmWarp *sw, StallReason r, uint32_t line)
+{
+    if (r == sw->state && line == sw->line) return;
+    close_state(t, sw);
+    sw->state = r;
+    sw->line = line;
+}
+
+/* The source line of a live warp's next instruction (a finished warp keeps
+ * the line of its last one: callers do not ask). */
+static uint32_t line_of(const Timing *t, const SmWarp *sw)
+{
+    return sw->pc < (uint32_t)t->k->entry->ncode ? t->k->entry->code[sw->pc].line : 0;
+}
+
+int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
+{
+    int ci = 0;
+    while (ci < sm->nctas && sm->ctas[ci].used) ci++;
+    if (ci == sm->nctas) return -1;
+    SmCta *sc = &sm->ctas[ci];
+    memset(sc, 0, sizeof *sc);
+    if (cta_init(t->k, &sc->cta, linear, sm->id)) return -1;
+    sc->used = 1;
+    sc->live_warps = sc->cta.nwarps;
+    sc->start = t->now;
+    const Entry *e = t->k->entry;
+    int slot = 0;
+    for (int i = 0; i < sc->cta.nwarps; i++) {
+        while (sm->slots[slot].resident) slot++;
+        SmWarp *sw = &sm->slots[slot];
+        memset(sw, 0, sizeof *sw);
+        if (scoreboard_init(&sw->sb, e->nregs + e->npreds)) return -1;
+        sw->w = &sc->cta.warps[i];
+        sw->cta = ci;
+        sw->sched = slot % sm->nsched;
+        sw->age = sm->next_age++;
+        sw->ibuf = 0;                          /* the fetch unit fills the buffer */
+        sw->fetch_ready = t->now;
+        sw->smst = &t->st->sm[sm->id];
+        sw->state = STALL_NO_INSTRUCTION;
+        sw->since = t->now;
+        sw->pc = warp_pc(sw->w);
+        sw->at_barrier = sw->w->at_barrier;
+        sw->released = SM_NEVER;
+        sw->line = line_of(t, sw);
+        wake_set(sm, slot, t->now);
+        set_fetchable(sm, slot, 1);
+        sw->resident = 1;
+        sw->slot = slot;
+        sw->dispatched = t->now;
+        sched_add(&sm->sched[sw->sched], slot);
+    }
+    if (sm->blocks_used == 0) sm->active_since = t->now;
+    sm->next_wake = t->now;
+    sm->blocks_used++;
+    sm->fit = -1;
+    sm->warps_used += t->occ.warps_per_block;
+    sm->regs_used += t->occ.regs_per_warp * t->occ.warps_per_block;
+    sm->smem_used += t->occ.smem_per_block;
+    t->st->ctas_launched++;
+    t->st->sm[sm->id].ctas++;
+    t->st->warps_launched += (uint64_t)sc->cta.nwarps;
+    return 0;
+}
+
+static void retire_warp(Sm *sm, Timing *t, int slot)
+{
+    SmWarp *sw = &sm->slots[slot];
+    close_state(t, sw);
+    t->st->warp_resident += t->now - sw->dispatched;
+    sw->resident = 0;
+    wake_set(sm, slot, SM_NEVER);
+    set_fetchable(sm, slot, 0);
+    sm->refetch[slot / 64] &= ~(1ull << (slot % 64));
+    scoreboard_free(&sw->sb);
+    sched_remove(&sm->sched[sw->sched], slot);
+    SmCta *sc = &sm->ctas[sw->cta];
+    if (--sc->live_warps > 0) return;
+    cta_free(&sc->cta);
+    sc->used = 0;
+    sm->blocks_used--;
+    sm->fit = -1;
+    sm->warps_used -= t->occ.warps_per_block;
+    sm->regs_used -= t->occ.regs_per_warp * t->occ.warps_per_block;
+    sm->smem_used -= t->occ.smem_per_block;
+    if (sm->blocks_used == 0) {
+        t->st->sm[sm->id].active_cycles += t->now - sm->active_since;
+    }
+}
+
+/* ---- what a warp waits for ------------------------------------------------------- */
+static Pipe pipe_of(const Instr *in)
+{
+    /* parameter and constant loads read the constant bank, not the LSU */
+    if ((in->op == OP_LD) && (in->space == SP_PARAM || in->space == SP_CONST)) return PIPE_NONE;
+    switch ((Unit)in->unit) {
+    case UNIT_ALU: case UNIT_FP32: case UNIT_CTRL: return PIPE_SP;
+    case UNIT_FP64: return PIPE_DP;
+    case UNIT_SFU: return PIPE_SFU;
+    case UNIT_LSU: return PIPE_LSU;
+    default: return PIPE_NONE;
+    }
+}
+
+/* Result latency and the kind of wait it causes. */
+static uint64_t latency(const Config *c, const Instr *in, int space, int machine, PendKind *kind)
+{
+    *kind = PEND_FIXED;
+    /* an S2R waits like a short-scoreboard producer (Nsight shows its
+     * consumers in short_scoreboard), with the SFU's latency */
+    if (machine && in->mclass == MCLS_S2R) { *kind = PEND_SHORT; return (uint64_t)c->lat.sfu; }
+    switch ((Unit)in->unit) {
+    case UNIT_ALU:
+        return (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_DIV || in->op == OP_REM)
+               ? (uint64_t)c->lat.imul : (uint64_t)c->lat.alu;
+    case UNIT_FP32: return (uint64_t)c->lat.fma;
+    case UNIT_FP64: return (uint64_t)c->lat.dp;
+    case UNIT_SFU: *kind = PEND_SHORT; return (uint64_t)c->lat.sfu;
+    case UNIT_LSU:
+        if (in->op == OP_SHFL || space == SP_SHARED) { *kind = PEND_SHORT; return (uint64_t)c->lat.shared; }
+        if (space == SP_CONST || space == SP_PARAM) return (uint64_t)c->lat.constant;
+        *kind = PEND_LONG;
+        return (uint64_t)c->lat.global_fixed;
+    default: return 1;
+    }
+}
+
+/* A folded instruction (machine count 0: ld.param, cvta.to.global, the add
+ * of a fused IMAD.WIDE, ...) takes no issue slot and no pipe: it executes
+ * as soon as it is the warp's next instruction and its sources are known,
+ * and its result is ready when its latest source is, as if its work were
+ * part of the instructions around it.  1 folded, 0 must wait (a source or
+ * destination waits on memory, or the destination has a write in flight),
+ * -1 fault. */
+static int fold(const Timing *t, SmWarp *sw)
+{
+    uint32_t pc = sw->pc;
+    const Deps *d = &t->deps[pc];
+    uint64_t now = t->now, ready = now;
+    uint8_t kind = PEND_FIXED;
+    for (int i = 0; i < d->nread; i++) {
+        uint64_t r = sw->sb.ready[d->reg[i]];
+        if (r <= now) continue;
+        if (r == SB_NEVER) return 0;
+        if (r > ready) { ready = r; kind = sw->sb.kind[d->reg[i]]; }
+    }
+    for (int i = d->nread; i < d->nread + d->nwrite; i++)
+        if (sw->sb.ready[d->reg[i]] > now) return 0;
+    ExecOut out;
+    IssueResult r = warp_issue(t->k, sw->w, &out);
+    if (r == ISSUE_FAULT) return -1;
+    if (d->nwrite && ready > now) scoreboard_set(&sw->sb, d, ready, (PendKind)kind);
+    sw->pc = warp_pc(sw->w);
+    sw->operands_ready = 0;
+    return 1;
+}
+
+typedef struct Verdict {
+    StallReason reason;      /* STALL_SELECTED: ready to issue */
+    uint64_t until;          /* when to look again */
+    Pipe pipe;
+    int group;
+} Verdict;
+
+static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
+{
+    Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0 };
+    uint64_t now = t->now;
+    if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->inflight ? SM_NEVER : sw->mem_done; return v; }
+    /* a barrier releases its warps from the next cycle on, whichever
+     * scheduler looks at them first */
+    if (sw->at_barrier) {
+        if (sw->released >= now) {         /* still waiting, or released this cycle */
+            v.reason = STALL_BARRIER;
+            v.until = sw->released == SM_NEVER ? SM_NEVER : now + 1;
+            return v;
+        }
+        sw->at_barrier = 0;
+        sw->released = SM_NEVER;
+    }
+    if (sw->ibuf == 0) {
+        /* the fetch unit refills it at the end of a cycle (sm_fetch) */
+        v.reason = sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
+        v.until = sw->fetch_ready > now ? sw->fetch_ready + 1 : now + 1;
+        return v;
+    }
+    const Entry *e = t->k->entry;
+    if (t->k->machine) {
+        while (sw->pc < (uint32_t)e->ncode && e->code[sw->pc].minst == 0) {
+            int f = fold(t, sw);
+            if (f < 0) { v.reason = STALL_SELECTED; return v; }   /* fault: issue() reports it */
+            if (f == 0) break;
+        }
+    }
+    uint32_t pc = sw->pc;
+    if (pc >= (uint32_t)e->ncode) return v;
+    const Instr *in = &e->code[pc];
+    /* Once a warp's next instruction has its operands, nothing but its own
+     * issue can take them away (pending writes only complete), so a warp
+     * that waits only for its scheduler or a pipe skips these checks. */
+    if (!sw->operands_ready) {
+        int r = scoreboard_blocking(&sw->sb, &t->deps[pc], now);
+        if (r >= 0) { v.reason = scoreboard_reason(&sw->sb, r); v.until = sw->sb.ready[r]; return v; }
+        if ((in->op == OP_MEMBAR || in->op == OP_FENCE) && (sw->inflight || sw->mem_done > now)) {
+            v.reason = STALL_MEMBAR;
+            v.until = sw->inflight ? SM_NEVER : sw->mem_done;
+            return v;
+        }
+        sw->operands_ready = 1;
+    }
+    v.pipe = pipe_of(in);
+    if (v.pipe == PIPE_NONE) return v;
+    uint64_t soonest = SM_NEVER;
+    for (int g = 0; g < sm->pipe_groups[v.pipe]; g++) {
+        uint64_t f = sm->pipe_free[v.pipe][g];
+        if (f <= now) { v.group = g; return v; }
+        if (f < soonest) soonest = f;
+    }
+    v.reason = v.pipe != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE
+             : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
+    /* a pipe held by a retried memory request frees at an unknown cycle */
+    v.until = soonest == SM_NEVER ? now + 1 : soonest;
+    return v;
+}
+
+/* ---- issue ------------------------------------------------------------------------- */
+/* A barrier of block `cta` completed at `now`: its warps go on from the
+ * next cycle. */
+static void release_cta(Sm *sm, int cta, uint64_t now)
+{
+    for (int s = 0; s < sm->nslots; s++) {
+        SmWarp *sw = &sm->slots[s];
+        if (!sw->resident || sw->cta != cta) continue;
+        if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;   /* at_barrier clears next cycle */
+        if (sm->wake[s] > now + 1) wake_set(sm, s, now + 1);
+    }
+}
+
+/* The hierarchy's answer for an access (or the retried one). */
+static void hierarchy_answer(Sm *sm, Timing *t, int slot, uint32_t tag, int status, uint64_t done)
+{
+    SmWarp *sw = &sm->slots[slot];
+    const Deps *d = &t->deps[tag];
+    if (status == MEM_OK) {
+        if (d->nwrite) scoreboard_set(&sw->sb, d, done, PEND_LONG);
+        if (done > sw->mem_done) sw->mem_done = done;
+        return;
+    }
+    /* pending: registers wait for memsys_tick's completion */
+    if (d->nwrite) scoreboard_set(&sw->sb, d, SB_NEVER, PEND_LONG);
+    sw->inflight++;
+}
+
+/* Global and local accesses go through L1, the crossbar, L2 and DRAM. */
+static void hierarchy_access(Sm *sm, Timing *t, int slot, uint32_t pc, const MemAccess *a, const Instr *in)
+{
+    unsigned flags = (in->cache == CACHE_CG || in->cache == CACHE_CV) ? MEMSYS_BYPASS_L1 : 0;
+    uint64_t done = 0;
+    int st = memsys_access_ex(t->ms, sm->id, slot, pc, a, flags, t->now, &done);
+    if (st != MEM_RETRY) { hierarchy_answer(sm, t, slot, pc, st, done); return; }
+    /* the L1 cannot take it this cycle: the LSU holds it and retries */
+    SmWarp *sw = &sm->slots[slot];
+    if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], SB_NEVER, PEND_LONG);
+    sw->inflight++;
+    sm->retry = (SmRetry){ 1, slot, pc, flags, *a };
+    for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = SM_NEVER;
+}
+
+/* Offer the held access again; 1 if it is still held. */
+static int retry_access(Sm *sm, Timing *t)
+{
+    SmRetry *r = &sm->retry;
+    uint64_t done = 0;
+    int st = memsys_access_ex(t->ms, sm->id, r->slot, r->tag, &r->a, r->flags, t->now, &done);
+    if (st == MEM_RETRY) return 1;
+    r->active = 0;
+    for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = t->now + (uint64_t)sm->pipe_ii[PIPE_LSU];
+    SmWarp *sw = &sm->slots[r->slot];
+    sw->inflight--;                  /* counted again below if still pending */
+    hierarchy_answer(sm, t, r->slot, r->tag, st, done);
+    sm_wake(sm, r->slot, t->now + 1);
+    return 0;
+}
+
+void sm_mem_complete(Sm *sm, Timing *t, int slot, uint32_t tag, uint64_t when)
+{
+    SmWarp *sw = &sm->slots[slot];
+    const Deps *d = &t->deps[tag];
+    for (int i = d->nread; i < d->nread + d->nwrite; i++)
+        if (sw->sb.ready[d->reg[i]] == SB_NEVER) sw->sb.ready[d->reg[i]] = when;
+    sw->inflight--;
+    if (when > sw->mem_done) sw->mem_done = when;
+    sm_wake(sm, slot, when);
+}
+
+static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
+{
+    SmWarp *sw = &sm->slots[slot];
+    Warp *w = sw->w;
+    const Entry *e = t->k->entry;
+    const Config *c = sm->cfg;
+    uint64_t now = t->now;
+    uint32_t pc = sw->pc;
+    set_state(t, sw, STALL_SELECTED, line_of(t, sw));
+    sw->operands_ready = 0;      /* the next instruction is checked afresh */
+    t->k->clock = now;
+    ExecOut out;
+    LaneMask active = t->obs ? warp_active(w) : 0;   /* before the issue moves the stack */
+    IssueResult r = warp_issue(t->k, w, &out);
+    if (r == ISSUE_FAULT) { t->faulted = 1; return; }
+    if (t->obs) {
+        TraceWarp id = trace_id(t, sw);
+        t->obs->issue(t->obs->ctx, &id, now, pc, active, out.exec, out.has_mem ? &out.mem : NULL);
+    }
+    LsuCost cost = { 1, 0, 0 };
+    if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st);
+    /* an expansion into n machine instructions takes n issue slots */
+    int slots = t->k->machine && pc < (uint32_t)e->ncode && e->code[pc].minst > 1 ? e->code[pc].minst : 1;
+    /* the prologue (MOV R1, ...; counted at launch) takes the first issue's slots too */
+    if (t->k->machine && !sw->started) slots += e->prologue_minst;
+    sw->started = 1;
+    sw->busy_until = now + (uint64_t)slots;
+    /* a shared access holds the pipe for one cycle per wavefront at least:
+     * each bank conflict is a replay (mio_throttle for the warps behind) */
+    uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe] * (uint64_t)slots;
+    if (cost.wavefronts > 1 && (uint64_t)cost.wavefronts > busy) busy = (uint64_t)cost.wavefronts;
+    if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + busy;
+    if (pc < (uint32_t)e->ncode) {
+        const Instr *in = &e->code[pc];
+        int space = out.has_mem ? out.mem.space : in->space;
+        if (out.has_mem && t->ms && (space == SP_GLOBAL || space == SP_LOCAL)) {
+            hierarchy_access(sm, t, slot, pc, &out.mem, in);
+        } else if (out.has_mem && t->ms && space == SP_CONST) {
+            int missed = 0;
+            uint64_t done = memsys_const_access(t->ms, sm->id, &out.mem, now, &missed);
+            if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], done, missed ? PEND_IMC : PEND_FIXED);
+        } else {
+            PendKind kind;
+            uint64_t lat = latency(c, in, space, t->k->machine, &kind);
+            lat += (uint64_t)(slots - 1);             /* an expansion's result comes with its last part */
+            lat += (uint64_t)(cost.wavefronts - 1);   /* replays delay the result */
+            if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
+            if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
+        }
+    }
+    wake_refile(sm, slot, now + (uint64_t)slots);
+    Cta *cta = &sm->ctas[sw->cta].cta;
+    if (r == ISSUE_DONE) {
+        sw->finishing = 1;
+        set_fetchable(sm, slot, 0);
+    } else {
+        /* a control transfer flushes the buffer; the fetch unit serves the
+         * warp again once the target is known, lat.branch cycles later */
+        uint32_t npc = warp_pc(w);
+        sw->pc = npc;
+        sw->at_barrier = (uint8_t)w->at_barrier;
+        sw->released = SM_NEVER;
+        sw->ibuf--;
+        sw->after_branch = npc != pc + 1;
+        if (sw->after_branch) {
+            /* the fetch unit takes it up again at fetch_ready (sm_fetch) */
+            sw->ibuf = 0;
+            sw->fetch_ready = now + (uint64_t)c->lat.branch;
+            set_fetchable(sm, slot, 0);
+            sm->refetch[slot / 64] |= 1ull << (slot % 64);
+            if (sw->fetch_ready < sm->refetch_min) sm->refetch_min = sw->fetch_ready;
+        } else {
+            set_fetchable(sm, slot, 1);
+        }
+    }
+    sw->smst->inst += t->k->machine ? (uint64_t)slots : 1;
+    t->st->issues++;
+    if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
+        int rc = cta_barrier_check(t->k, cta);
+        if (rc < 0) { t->faulted = 1; return; }
+        if (rc > 0) release_cta(sm, sw->cta, now);
+    }
+}
+
+/* The first set bit of m at a position in [from, hi), or -1. */
+static inline int next_set(const uint64_t *m, int from, int hi)
+{
+    for (int wi = from / 64; from < hi; wi++, from = wi * 64) {
+        uint64_t bits = m[wi] & (~0ull << (from % 64));
+        if (bits) {
+            int i = wi * 64 + __builtin_ctzll(bits);
+            return i < hi ? i : -1;
+        }
+    }
+    return -1;
+}
+
+/* The fetch unit, after issue (reverse pipeline order): it serves one warp
+ * per cycle, round robin, decoding up to sm.fetch_width instructions into
+ * its buffer of sm.ibuffer_depth; they can issue from the next cycle.
+ * Returns when the fetch unit next has work. */
+static uint64_t sm_fetch(Sm *sm, Timing *t)
+{
+    uint64_t now = t->now;
+    int depth = sm->cfg->sm.ibuffer_depth, width = sm->cfg->sm.fetch_width;
+    int nw = sm->nwords, served = -1;
+    if (sm->refetch_min <= now) {
+        /* branch targets now known: those warps can be fetched again */
+        uint64_t later = SM_NEVER;
+        for (int wi = 0; wi < nw; wi++)
+            for (uint64_t bits = sm->refetch[wi]; bits; bits &= bits - 1) {
+                int slot = wi * 64 + __builtin_ctzll(bits);
+                uint64_t ready = sm->slots[slot].fetch_ready;
+                if (ready > now) { if (ready < later) later = ready; continue; }
+                sm->refetch[wi] &= ~(1ull << (slot % 64));
+                set_fetchable(sm, slot, 1);
+            }
+        sm->refetch_min = later;
+    }
+    /* round robin from fetch_rr: the fetchable slots >= fetch_rr, then the rest */
+    served = next_set(sm->fetchable, sm->fetch_rr, sm->nslots);
+    if (served < 0) served = next_set(sm->fetchable, 0, sm->fetch_rr);
+    if (served < 0) return sm->refetch_min;
+    SmWarp *sw = &sm->slots[served];
+    /* a warp that had nothing buffered is looked at again once this lands;
+     * one that had an instruction is already waiting on something else */
+    if (sw->ibuf == 0 && sm->wake[served] > now + 1) wake_set(sm, served, now + 1);
+    sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
+    sm->fetch_rr = served + 1 == sm->nslots ? 0 : served + 1;
+    if (sw->ibuf >= depth) set_fetchable(sm, served, 0);
+    /* more warps may be waiting: look again next cycle */
+    for (int wi = 0; wi < nw; wi++) if (sm->fetchable[wi] | sm->refetch[wi]) return now + 1;
+    return SM_NEVER;
+}
+
+uint64_t sm_cycle(Sm *sm, Timing *t)
+{
+    if (!sm->blocks_used) return SM_NEVER;
+    uint64_t now = t->now;
+    if (now < sm->next_wake) return sm->next_wake;    /* nothing here can change yet */
+    if (sm->retry.active) retry_access(sm, t);
+    if (t->step) for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;   /* for --step */
+    int visit[WARP_MAX * 64], visit_key[WARP_MAX * 64];
+    int retiring[WARP_MAX * 64], nretire = 0;
+    int policy = sm->policy;
+    wheel_advance(sm, now);
+    for (int s = 0; s < sm->nsched && !t->faulted; s++) {
+        /* The scheduler's due warps, in its policy's order (sched.c). */
+        const Sched *sc = &sm->sched[s];
+        const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
+        int nd = 0;
+        for (int wi = 0; wi < sm->nwords; wi++) {
+            uint64_t taken = sm->due[wi] & mine[wi];
+            sm->due[wi] &= ~taken;            /* each is filed again below (wake_refile) */
+            for (; taken; taken &= taken - 1) visit[nd++] = wi * 64 + __builtin_ctzll(taken);
+        }
+        if (nd == 0) continue;
+        /* one due warp needs no order, unless two-level must test its pool */
+        int ncand = INT_MAX;
+        visit_key[0] = 0;
+        if (nd > 1 || policy == SCHED_TWO_LEVEL) sched_keys(sm, s, visit, nd, visit_key, &ncand);
+        /* insertion sort by key: a handful of warps fall due at once */
+        for (int i = 1; i < nd; i++) {
+            int slot = visit[i], key = visit_key[i], j = i;
+            for (; j > 0 && visit_key[j - 1] > key; j--) {
+                visit_key[j] = visit_key[j - 1];
+                visit[j] = visit[j - 1];
+            }
+            visit_key[j] = key;
+            visit[j] = slot;
+        }
+        int issued = 0;
+        for (int i = 0; i < nd && !t->faulted; i++) {
+            int slot = visit[i];
+            SmWarp *sw = &sm->slots[slot];
+            /* still in an expansion's issue slots: it stays selected */
+            if (sw->busy_until > now) { wake_refile(sm, slot, sw->busy_until); continue; }
+            Verdict v = evaluate(sm, t, sw);
+            int candidate = visit_key[i] < ncand;   /* in two-level's pool */
+            if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
+                if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
+                issue(sm, t, slot, &v);
+                sm->sched[s].last = slot;
+                sm->sched[s].last_pos = policy == SCHED_TWO_LEVEL ? -1 : sc->pos[slot];
+                issued++;
+            } else {
+                if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
+                /* a draining warp stays charged to its last line (the ret) */
+                set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw));
+                /* retired after the loop: retiring edits the lists being walked */
+                if (sw->finishing && !sw->inflight && sw->mem_done <= now) {
+                    sm->wake[slot] = SM_NEVER;
+                    retiring[nretire++] = slot;
+                } else {
+                    wake_refile(sm, slot, v.until);
+                }
+            }
+        }
+    }
+    for (int i = 0; i < nretire; i++) retire_warp(sm, t, retiring[i]);
+    uint64_t next = wheel_next(sm);
+    uint64_t f = sm_fetch(sm, t);
+    if (f < next) next = f;
+    if (sm->retry.active) next = now + 1;
+    sm->next_wake = next;
+    return next;
+}
+
+void sm_wake(Sm *sm, int slot, uint64_t when)
+{
+    if (sm->wake[slot] > when) wake_set(sm, slot, when);
+    if (sm->next_wake > when) sm->next_wake = when;
+}
+
+void sm_flush(Sm *sm, Timing *t)
+{
+    for (int s = 0; s < sm->nslots; s++)
+        if (sm->slots[s].resident) {
+            close_state(t, &sm->slots[s]);
+            t->st->warp_resident += t->now - sm->slots[s].dispatched;
+            sm->slots[s].dispatched = t->now;
+        }
+    if (sm->blocks_used) {
+        t->st->sm[sm->id].active_cycles += t->now - sm->active_since;
+        sm->active_since = t->now;
+    }
+}
