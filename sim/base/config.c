@@ -169,6 +169,7 @@ static const struct Section {
 } sections[] = {
     { "gpu", "Whole GPU" },
     { "sm", "Streaming multiprocessor (per SM)" },
+    { "core", "What a warp issues (the back end, isa/backend.h)" },
     { "sched", "Warp scheduler" },
     { "unit", "Execution units (per SM)" },
     { "lat", "Fixed latencies (SM cycles)" },
