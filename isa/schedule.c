@@ -16,12 +16,16 @@
  *     %clock/%clock64, or a warp-synchronous instruction (shfl, vote,
  *     activemask);
  *   - the block's branch, ret or exit stays last.
- * The order is the classic list schedule: repeatedly take, among the
- * instructions whose predecessors are placed, the one with the longest
- * latency-weighted path to the end of the block (so loads rise early),
- * except that while too many values are waiting for their uses (a
- * register-pressure budget) it prefers one that opens no new value.  Ties go
- * to source order, so the result is deterministic.
+ * The order is the classic list schedule over a one-issue-per-cycle
+ * clock: an instruction is available once its predecessors are placed and
+ * their results have arrived (a true dependence waits the producer's
+ * latency class, any other one cycle).  Each step takes, among the
+ * available instructions, the one with the longest latency-weighted path to
+ * the end of the block (so loads rise early and the work that does not need
+ * them fills the wait); if none is available yet, the one available
+ * soonest.  While too many values wait for their uses (a register-pressure
+ * budget) it prefers one that opens no new value.  Ties go to source order,
+ * so the result is deterministic.
  *
  * The rules assume what the PTX memory model assumes: threads that share
  * memory order their accesses with barriers, fences, atomics or volatile
@@ -162,12 +166,13 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
 {
     RegUse *use = malloc((size_t)n * sizeof *use);
     MemRef *mem = malloc((size_t)n * sizeof *mem);
-    uint8_t *edge = calloc((size_t)n * (size_t)n, 1);
+    uint16_t *edge = calloc((size_t)n * (size_t)n, sizeof *edge);   /* latency + 1, 0: no edge */
+    int64_t *avail = calloc((size_t)n, sizeof *avail);
     int *npred = calloc((size_t)n, sizeof *npred), *height = calloc((size_t)n, sizeof *height);
     int *uses_left = calloc((size_t)n, sizeof *uses_left), *placed = calloc((size_t)n, sizeof *placed);
     int *producer = malloc((size_t)n * BACKEND_MAX_RD * sizeof *producer);
-    if (!use || !mem || !edge || !npred || !height || !uses_left || !placed || !producer) {
-        free(use); free(mem); free(edge); free(npred); free(height); free(uses_left); free(placed); free(producer);
+    if (!use || !mem || !edge || !avail || !npred || !height || !uses_left || !placed || !producer) {
+        free(use); free(mem); free(edge); free(avail); free(npred); free(height); free(uses_left); free(placed); free(producer);
         return -1;
     }
     const Instr *code = &e->code[first];
@@ -175,7 +180,11 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
     version_bases(e, first, n, use, mem, count);
     for (int j = 0; j < n; j++) {
         for (int i = 0; i < j; i++)
-            if (conflict(&code[i], &use[i], &mem[i], &code[j], &use[j], &mem[j])) { edge[i * n + j] = 1; npred[j]++; }
+            if (conflict(&code[i], &use[i], &mem[i], &code[j], &use[j], &mem[j])) {
+                int lat = shares(use[i].wr, use[i].nwr, use[j].rd, use[j].nrd) ? weight(&code[i]) : 1;
+                edge[i * n + j] = (uint16_t)(lat + 1);
+                npred[j]++;
+            }
         /* the in-block producer of each register j reads, for pressure */
         for (int k = 0; k < use[j].nrd; k++) {
             int p = -1;
@@ -191,31 +200,42 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
         height[i] = h + weight(&code[i]);
     }
     int waiting = 0;    /* placed instructions whose value still has uses to place */
+    int64_t now = 0;    /* issue cycle of the next instruction */
     for (int step = 0; step < n; step++) {
-        int best = -1, best_delta = 0;
+        int best = -1, best_delta = 0, best_ready = 0;
         for (int i = 0; i < n; i++) {
             if (placed[i] || npred[i]) continue;
+            int ready = avail[i] <= now;
             int delta = uses_left[i] ? 1 : 0;
             for (int k = 0; k < use[i].nrd; k++) {
                 int p = producer[i * BACKEND_MAX_RD + k];
                 if (p >= 0 && uses_left[p] == 1) delta--;
             }
-            if (best < 0) { best = i; best_delta = delta; continue; }
+            if (best < 0) { best = i; best_delta = delta; best_ready = ready; continue; }
             int better;
             if (waiting >= PRESSURE_BUDGET && delta != best_delta) better = delta < best_delta;
+            else if (ready != best_ready) better = ready;
+            else if (!ready && avail[i] != avail[best]) better = avail[i] < avail[best];
             else better = height[i] > height[best];
-            if (better) { best = i; best_delta = delta; }
+            if (better) { best = i; best_delta = delta; best_ready = ready; }
         }
         placed[best] = 1;
+        if (avail[best] > now) now = avail[best];
+        now += code[best].minst ? 1 : 0;
         order[step] = first + (uint32_t)best;
         if (uses_left[best]) waiting++;
         for (int k = 0; k < use[best].nrd; k++) {
             int p = producer[best * BACKEND_MAX_RD + k];
             if (p >= 0 && uses_left[p] > 0 && --uses_left[p] == 0) waiting--;
         }
-        for (int j = best + 1; j < n; j++) if (edge[best * n + j]) npred[j]--;
+        for (int j = best + 1; j < n; j++)
+            if (edge[best * n + j]) {
+                npred[j]--;
+                int64_t t = now - (code[best].minst ? 1 : 0) + edge[best * n + j] - 1;
+                if (t > avail[j]) avail[j] = t;
+            }
     }
-    free(use); free(mem); free(edge); free(npred); free(height); free(uses_left); free(placed); free(producer);
+    free(use); free(mem); free(edge); free(avail); free(npred); free(height); free(uses_left); free(placed); free(producer);
     return 0;
 }
 
