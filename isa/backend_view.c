@@ -18,6 +18,12 @@ static void reg_name(const Entry *e, const RegAlloc *ra, int r, char *buf, size_
     else snprintf(buf, n, "R%d", c);
 }
 
+static int later(const Entry *m, const RegAlloc *ra, int a, int b)
+{
+    if (ra->first[a] != ra->first[b]) return ra->first[a] > ra->first[b];
+    return strcmp(m->regs[a].name, m->regs[b].name) > 0;
+}
+
 void backend_disasm(const Program *p, int ei, FILE *out)
 {
     const Entry *src = &p->entries[ei];
@@ -56,14 +62,20 @@ void backend_disasm(const Program *p, int ei, FILE *out)
         }
     }
     if (ok) {
-        fputs("// register  machine  live (machine pcs)\n", out);
+        fputs("// register  machine  live (machine pcs, first to last)\n", out);
         char nm[32];
-        for (int r = 0; r < m->nregs; r++) {
-            if (ra.phys[r] < 0) continue;
+        /* by where each value starts living, as a student reads the code */
+        int *by = malloc((size_t)(m->nregs ? m->nregs : 1) * sizeof *by), n = 0;
+        for (int r = 0; by && r < m->nregs; r++) if (ra.phys[r] >= 0) by[n++] = r;
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && later(m, &ra, by[j - 1], by[j]); j--) { int t = by[j]; by[j] = by[j - 1]; by[j - 1] = t; }
+        for (int i = 0; i < n; i++) {
+            int r = by[i];
             reg_name(m, &ra, r, nm, sizeof nm);
             if (ra.first[r] > ra.last[r]) fprintf(out, "// %-9s %-8s never live\n", m->regs[r].name, nm);
             else fprintf(out, "// %-9s %-8s %u-%u\n", m->regs[r].name, nm, ra.first[r], ra.last[r]);
         }
+        free(by);
     }
     backend_regalloc_free(&ra);
 }

@@ -378,10 +378,9 @@ void report_text(const Run *r, FILE *out)
         fprintf(out, "launch %d: %s grid=(%u,%u,%u) block=(%u,%u,%u), %d registers/thread, %u B shared/block\n",
                 i + 1, e->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
                 e->regs_per_thread, e->shared_bytes);
-        fprintf(out, "  issues the %s, %d registers/thread %s\n",
-                e == &p->entries[l->entry] ? "PTX in source order (core.schedule=source)"
-                                           : "machine order of the back end (core.schedule=machine)",
-                e->regs_per_thread, e->regs_stated ? "(stated by .nregs)" : e == &p->entries[l->entry] ? "(counted by use)" : "(allocated)");
+        fprintf(out, "  core.schedule=%s: %s, registers %s\n", e == &p->entries[l->entry] ? "source" : "machine",
+                e == &p->entries[l->entry] ? "the PTX as written" : "the back end's machine order",
+                e->regs_stated ? "stated by .nregs" : e == &p->entries[l->entry] ? "counted by use" : "allocated");
         const Occupancy *o = &r->occ[i];
         if (o->blocks > 0)
             fprintf(out, "  theoretical occupancy %.1f%%: %d block%s/SM of %d warp%s, bound by %s\n", o->theoretical_pct,
