@@ -46,6 +46,7 @@ extern "C" __global__ void lat_##name(const T* in, T* out, long long* t, int ite
 #define O_IMAD() asm volatile("mad.lo.s32 %0, %0, %0, %1;" : "+r"(x) : "r"(y));
 #define O_SHL() asm volatile("shl.b32 %0, %0, %1;" : "+r"(x) : "r"(y));
 #define O_SHLXOR() asm volatile("shl.b32 %0, %0, %1; xor.b32 %0, %0, %2;" : "+r"(x) : "r"(y), "r"(z));
+#define O_RCPRSQ() asm volatile("rcp.approx.ftz.f32 %0, %0; rsqrt.approx.ftz.f32 %0, %0;" : "+f"(x));
 #define O_RCPADD() asm volatile("rcp.approx.ftz.f32 %0, %0; add.f32 %0, %0, %1;" : "+f"(x) : "f"(y));
 #define O_ADDXOR() asm volatile("add.s32 %0, %0, %1; xor.b32 %0, %0, %2;" : "+r"(x) : "r"(y), "r"(z));
 #define O_POPC() asm volatile("popc.b32 %0, %0;" : "+r"(x));
@@ -67,6 +68,7 @@ LATK(imad, int, r, O_IMAD, 1)
 LATK(shl, int, r, O_SHL, 1)
 LATK(shl_xor_pair, int, r, O_SHLXOR, 1)
 LATK(rcp_fadd_pair, float, f, O_RCPADD, 1)
+LATK(rcp_rsqrt_pair, float, f, O_RCPRSQ, 1)
 LATK(iadd_xor_pair, int, r, O_ADDXOR, 1)
 LATK(popc, int, r, O_POPC, 1)
 LATK(dfma, double, d, O_DFMA, 1)
@@ -259,6 +261,17 @@ extern "C" __global__ void bw_read(const float4* __restrict__ a, long long n4, f
     float4 v = a[i]; s += v.x + v.y + v.z + v.w; }
   if (s == 1234.5f) out[0] = s;
 }
+extern "C" __global__ void bw_read_passes(const float4* __restrict__ a, long long n4, int passes, float* out) {
+  float s = 0.f;
+  for (int p = 0; p < passes; ++p)
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x) {
+      float4 v = a[i]; s += v.x + v.y + v.z + v.w; }
+  if (s == 1234.5f) out[0] = s;
+}
+extern "C" __global__ void bw_add(const float4* __restrict__ a, const float4* __restrict__ b, float4* __restrict__ c, long long n4) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x) {
+    float4 x = a[i], y = b[i]; c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w); }
+}
 extern "C" __global__ void bw_write(float4* __restrict__ a, long long n4) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x)
     a[i] = make_float4(1.f, 2.f, 3.f, (float)i);
@@ -384,7 +397,7 @@ int main(int argc, char** argv) {
   RUNLAT(mufu_sin, float, d_f) RUNLAT(mufu_ex2, float, d_f) RUNLAT(mufu_lg2, float, d_f)
   RUNLAT(mufu_rsqrt, float, d_f) RUNLAT(mufu_rcp, float, d_f)
   RUNLAT(cvt_f2i_i2f_pair, float, d_f) RUNLAT(cvt_f2d_d2f_pair, float, d_f)
-  RUNLAT(iadd3_merged, int, d_i) RUNLAT(imad, int, d_i) RUNLAT(shl, int, d_i) RUNLAT(shl_xor_pair, int, d_i) RUNLAT(rcp_fadd_pair, float, d_f)
+  RUNLAT(iadd3_merged, int, d_i) RUNLAT(imad, int, d_i) RUNLAT(shl, int, d_i) RUNLAT(shl_xor_pair, int, d_i) RUNLAT(rcp_fadd_pair, float, d_f) RUNLAT(rcp_rsqrt_pair, float, d_f)
   RUNLAT(iadd_xor_pair, int, d_i) RUNLAT(popc, int, d_i)
   RUNLAT(dfma, double, d_d) RUNLAT(dadd, double, d_d)
 #define RUNSR(name) { sreg_##name<<<1, 32>>>((unsigned*)d_out, d_t); CK(cudaDeviceSynchronize()); \
@@ -399,6 +412,7 @@ int main(int argc, char** argv) {
   char* big; size_t bigbytes = (size_t)1 << 30; CK(cudaMalloc(&big, bigbytes));
   char* big2; CK(cudaMalloc(&big2, bigbytes));
   char* flush; CK(cudaMalloc(&flush, 256 << 20));
+  CK(cudaMemset(big, 0, bigbytes)); CK(cudaMemset(big2, 0, bigbytes));
   struct { long long bytes, stride; int mode, warm, n; const char* name; } ch[] = {
     {16 << 10, 128, 0, 256, 2048, "l1_hit_ca_16KiB"},
     {16 << 10, 128, 1, 256, 2048, "l2_hit_cg_16KiB"},
@@ -480,6 +494,26 @@ int main(int argc, char** argv) {
     row("dram_bw", "write_1GiB", bigbytes / (best * 1e6), "GB/s");
     best = 1e30f; for (int r = 0; r < reps; ++r) { CK(cudaEventRecord(e0)); bw_copy<<<nb, th>>>((const float4*)big, (float4*)big2, n4full); CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaEventElapsedTime(&ms, e0, e1)); best = std::min(best, ms); }
     row("dram_bw", "copy_1GiB_to_1GiB_read_plus_write", 2.0 * bigbytes / (best * 1e6), "GB/s");
+    { char* big3; CK(cudaMalloc(&big3, bigbytes));
+      best = 1e30f; for (int r = 0; r < reps; ++r) { CK(cudaEventRecord(e0)); bw_add<<<nb, th>>>((const float4*)big, (const float4*)big2, (float4*)big3, n4full); CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaEventElapsedTime(&ms, e0, e1)); best = std::min(best, ms); }
+      row("dram_bw", "add_2x1GiB_read_1GiB_write_all_bytes", 3.0 * bigbytes / (best * 1e6), "GB/s");
+      CK(cudaFree(big3)); }
+    // latency under load: one-thread chase (stream s2) while 264 blocks x 512 threads stream-read 1 GiB (stream s1)
+    { cudaStream_t s1, s2; CK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking)); CK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+      struct { long long bytes, stride; int warm, n; const char* name; } lc[] = {
+        {1LL << 30, 4096, 0, 2048, "dram_cg_1GiB_stride4KiB_under_read_load"},
+        {4 << 20, 128, 32768, 4096, "l2_hit_cg_4MiB_under_read_load"} };
+      for (auto& c : lc) {
+        chase_init<<<1024, 256>>>(big2, c.bytes, c.stride); CK(cudaDeviceSynchronize());
+        bw_write<<<nsm * 8, 512>>>((float4*)flush, (256LL << 20) / 16); CK(cudaDeviceSynchronize());
+        int passes = quick ? 4 : 40;
+        CK(cudaEventRecord(e0, s1)); bw_read_passes<<<nsm * 2, 512, 0, s1>>>((const float4*)big, n4full, passes, d_out); CK(cudaEventRecord(e1, s1));
+        chase<<<1, 1, 0, s2>>>((unsigned long long*)big2, c.warm, c.n, 1, d_t);
+        CK(cudaDeviceSynchronize()); CK(cudaEventElapsedTime(&ms, e0, e1));
+        auto h = get_t(1); row("latency", c.name, (double)h[0] / c.n, "cycles/load");
+        snprintf(p, sizeof p, "load_during_%s", c.name); row("dram_bw", p, (double)passes * bigbytes / (ms * 1e6), "GB/s (whole load kernel)");
+      }
+      CK(cudaStreamDestroy(s1)); CK(cudaStreamDestroy(s2)); }
     // L2: 8 MiB working set, ld.cg, all SMs
     long long w4 = (8 << 20) / 16; int passes = quick ? 4 : 64; int nbl = nsm * 2, thl = 1024;
     bw_l2<<<nbl, thl>>>((const float4*)big, w4, 1, d_out, d_t); CK(cudaDeviceSynchronize());
@@ -507,8 +541,7 @@ int main(int argc, char** argv) {
       CK(cudaEventRecord(e0)); atom_global<<<nsm, 1024>>>((unsigned*)big, distinct, ai, d_t); CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaEventElapsedTime(&ms, e0, e1));
       double tot = (double)nsm * 1024 * ai;
       row("atomic_global", distinct ? "distinct_addresses_all_SMs" : "same_address_all_SMs", tot / (ms * 1e6), "atomics/ns");
-      double bps; double r = per_sm_rate(nsm, 1024.0 * ai, &bps);
-      row("atomic_global_issue_only", distinct ? "distinct_addresses_all_SMs" : "same_address_all_SMs", r, "thread-RED-issues/cycle/SM (no wait for completion)");
+      double bps, r;
       atom_shared<<<nsm, 1024>>>(distinct, ai, (unsigned*)d_out, d_t); CK(cudaDeviceSynchronize());
       r = per_sm_rate(nsm, 1024.0 * ai, &bps);
       row("atomic_shared", distinct ? "distinct_addresses_1024_threads" : "same_address_1024_threads", r, "thread-atomics/cycle/SM");
