@@ -20,7 +20,7 @@ int asm_overflow(Asm *A, const Token *t)
     return -1;
 }
 
-/* PTX's WARP_SZ is a run-time value (see parse_warp_sz), never part of an
+/* PTX's WARP_SZ is a run-time value (see parse_warp_sz in asm_instr.c), never part of an
  * expression. */
 const char asm_warp_sz_hint[] =
     "WARP_SZ is the warp size at run time, not an assemble-time constant: compute with it in an "
