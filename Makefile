@@ -27,7 +27,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 ALL_CFLAGS = $(STDFLAGS) $(CFLAGS) -DGPUSIM_VERSION='"$(VERSION)"' -MMD -MP
 
-.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka bench
+.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka bench validate
 
 all: gpusim
 
@@ -124,3 +124,13 @@ clean:
 	rm -rf build gpusim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Cycles and counters against the H100 (no GPU needed): docs/validation.md,
+# docs/validation/*.svg and correlation.csv.  See docs/validation.md.
+validate: $(BUILD)/validate
+	@mkdir -p docs/validation
+	$(BUILD)/validate --threads 2
+
+$(BUILD)/validate: tests/validate.c tests/csv.h $(BUILD)/libgpusim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libgpusim.a $(LDLIBS)
