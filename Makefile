@@ -136,11 +136,12 @@ fuzz: $(VIEWER_GEN)
 
 install: gpusim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpusim/configs \
-	  $(DESTDIR)$(PREFIX)/share/gpusim/kernels $(DESTDIR)$(PREFIX)/share/doc/gpusim
+	  $(DESTDIR)$(PREFIX)/share/gpusim/kernels $(DESTDIR)$(PREFIX)/share/doc/gpusim/docs
 	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
 	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/gpusim/configs
 	install -m 644 kernels/*.s $(DESTDIR)$(PREFIX)/share/gpusim/kernels
-	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gpusim
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/gpusim
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gpusim/docs
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gpusim
