@@ -33,7 +33,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 ALL_CFLAGS = $(STDFLAGS) $(CFLAGS) -DGPUSIM_VERSION='"$(VERSION)"' -MMD -MP
 
-.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka check-js bench validate
+.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka check-js bench validate validate-all
 
 all: gpusim
 
@@ -161,3 +161,7 @@ validate: $(BUILD)/validate
 $(BUILD)/validate: tests/validate.c tests/csv.h $(BUILD)/libgpusim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libgpusim.a $(LDLIBS)
+
+validate-all: $(BUILD)/validate
+	@mkdir -p docs/validation
+	$(BUILD)/validate --threads 2 --all

@@ -335,6 +335,34 @@ static void test_barrier_releases_next_cycle(void **state)
         }
 }
 
+/* gpu.launch_cycles: a launch reaches the SMs that many cycles late.  With
+ * fixed memory latencies nothing else depends on the absolute cycle, so
+ * each launch's elapsed cycles grow by exactly the overhead (vecadd.s has
+ * one launch, reduce_sequential.s two: 2 x 1000), the SM-active cycles,
+ * the instructions and the stalls not at all. */
+static void test_launch_overhead_is_elapsed_only(void **state)
+{
+    (void)state;
+    const char *files[] = { "kernels/vecadd.s", "kernels/reduce_sequential.s" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        Config c;
+        fermi(&c);
+        set(&c, "mem.model=fixed");
+        Stats a, b;
+        run_file(&c, files[i], NULL, 0, &a);
+        set(&c, "gpu.launch_cycles=1000");
+        run_file(&c, files[i], NULL, 0, &b);
+        Program *p = asm_assemble_file(files[i], &(AsmOptions){ 0 }, &(DiagList){ 0 });
+        assert_non_null(p);
+        uint64_t launches = (uint64_t)p->nlaunches;
+        program_free(p);
+        assert_int_equal(b.cycles, a.cycles + 1000 * launches);
+        assert_int_equal(b.sm_active_cycles, a.sm_active_cycles);
+        assert_int_equal(b.inst, a.inst);
+        for (int r = 0; r < STALL_COUNT; r++) assert_int_equal(b.stall[r], a.stall[r]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_every_policy_finishes),
         cmocka_unit_test(test_per_sm_counters_add_up),
         cmocka_unit_test(test_barrier_releases_next_cycle),
+        cmocka_unit_test(test_launch_overhead_is_elapsed_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
  *   docs/validation.md                    the section between the markers
  * Usage: validate [--threads N] [--only KERNEL] [--max-threads T] [--no-write]
  *   --max-threads T   leave out launches of more than T threads (said so in the table)
+ *   --all             also the launches split.csv marks slow (minutes each)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -36,6 +37,9 @@
 #define SPLIT_CSV "tests/validation/split.csv"
 #define OUT_DIR   "docs/validation/"
 #define DOC       "docs/validation.md"
+/* Launches above this many threads take minutes each to simulate: make
+ * validate leaves them out, make validate-all (--all) runs them. */
+#define DEFAULT_MAX_THREADS 4194304.0
 #define BEGIN_MARK "<!-- make validate: begin -->"
 #define END_MARK   "<!-- make validate: end -->"
 
@@ -360,11 +364,24 @@ static double threads_of(const char *dim)
     return t;
 }
 
-static int load(Launch **out, const char *only, double max_threads)
+/* Whether launch is one of the ';'-separated launches in list. */
+static int listed(const char *list, const char *launch)
+{
+    size_t n = strlen(launch);
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, ";");
+        if (k == n && !strncmp(p, launch, n)) return 1;
+        p += k + (p[k] == ';');
+    }
+    return 0;
+}
+
+static int load(Launch **out, const char *only, double max_threads, int all)
 {
     Csv split;
     if (csv_read(SPLIT_CSV, &split)) { fprintf(stderr, "validate: cannot read %s\n", SPLIT_CSV); return -1; }
-    int sk = csv_col(&split, "kernel"), ss = csv_col(&split, "set"), sf = csv_col(&split, "family");
+    int sk = csv_col(&split, "kernel"), ss = csv_col(&split, "set"), sf = csv_col(&split, "family"),
+        sl = csv_col(&split, "slow");
     Launch *l = NULL;
     int n = 0;
     for (size_t c = 0; c < sizeof measured / sizeof measured[0]; c++) {
@@ -386,7 +403,7 @@ static int load(Launch **out, const char *only, double max_threads)
             snprintf(x->path, sizeof x->path, "%s%s.s", measured[c].kernel_dir, k);
             x->threads = threads_of(csv_get(&m, r, csv_col(&m, "grid"))) * threads_of(csv_get(&m, r, csv_col(&m, "block")));
             if (max_threads && x->threads > max_threads)
-                snprintf(x->why, sizeof x->why, "%.0f threads: above --max-threads", x->threads);
+                snprintf(x->why, sizeof x->why, "slow to simulate (%.0f threads): make validate-all runs it", x->threads);
             for (int i = 0; i < NMETRICS; i++) {
                 int col = csv_col(&m, metric_names[i]);
                 const char *v = csv_get(&m, r, col);
@@ -399,6 +416,8 @@ static int load(Launch **out, const char *only, double max_threads)
                     x->validation = !strcmp(csv_get(&split, s, ss), "validation");
                     snprintf(x->family, sizeof x->family, "%s", csv_get(&split, s, sf));
                     found = 1;
+                    if (!all && !x->why[0] && listed(csv_get(&split, s, sl), x->launch))
+                        snprintf(x->why, sizeof x->why, "slow to simulate: make validate-all runs it");
                 }
             if (!found) snprintf(x->why, sizeof x->why, "not in %s", SPLIT_CSV);
             FILE *kf = fopen(x->path, "r");
@@ -416,21 +435,24 @@ int main(int argc, char **argv)
 {
     int threads = 2, write = 1;
     double max_threads = 0;
+    int all = 0;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--no-write")) write = 0;
+        else if (!strcmp(argv[i], "--all")) all = 1;
         else if (!strcmp(argv[i], "--max-threads") && i + 1 < argc) max_threads = atof(argv[++i]);
-        else { fprintf(stderr, "usage: validate [--threads N] [--only KERNEL] [--max-threads T] [--no-write]\n"); return 2; }
+        else { fprintf(stderr, "usage: validate [--threads N] [--only KERNEL] [--max-threads T] [--all] [--no-write]\n"); return 2; }
     }
+    if (!all && max_threads == 0) max_threads = DEFAULT_MAX_THREADS;
     if (threads < 1) threads = 1;
     if (threads > 16) threads = 16;
     Work w = { 0 };
     DiagList dl = { 0 };
     config_defaults(&w.cfg);
     if (config_load_file(&w.cfg, CONFIG, &dl) || config_validate(&w.cfg, &dl)) { diag_print(&dl, stderr); return 2; }
-    w.n = load(&w.l, only, max_threads);
+    w.n = load(&w.l, only, max_threads, all);
     if (w.n < 0) return 2;
     fprintf(stderr, "validate: %d launches on %s, %d threads\n", w.n, CONFIG, threads);
     pthread_mutex_init(&w.mu, NULL);

@@ -59,6 +59,8 @@ static const ConfigKey keys[] = {
     K_INT("gpu.num_sms", gpu.num_sms, 15, 1, 1024, 0, "SMs", "Streaming multiprocessors on the chip."),
     K_DBL("gpu.core_clock_mhz", gpu.core_clock_mhz, 1401, 1, 100000, "MHz", "SM (shader) clock; one simulated cycle is one period of it."),
     K_DBL("gpu.mem_clock_mhz", gpu.mem_clock_mhz, 924, 1, 100000, "MHz", "DRAM command clock; dram.t* timings count its cycles."),
+    K_INT("gpu.launch_cycles", gpu.launch_cycles, 0, 0, 1000000, 0, "cycles",
+          "Launch overhead: cycles from a launch to its first block dispatch (host interface, grid set-up); counted in elapsed cycles, not in SM-active cycles."),
 
     K_INT("sm.warp_size", sm.warp_size, 32, 4, 32, P2, "threads", "Threads per warp (4, 8, 16 or 32)."),
     K_INT("sm.lanes", sm.lanes, 32, 1, 1024, 0, "lanes", "Single-precision ALU lanes (CUDA cores) per SM."),

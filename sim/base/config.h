@@ -73,6 +73,7 @@ typedef struct Config {
         char name[CONFIG_STRING_MAX];
         int num_sms;
         double core_clock_mhz;    /* SM clock; one simulated cycle */
+        int launch_cycles;        /* front end: a launch reaches the SMs this late */
         double mem_clock_mhz;     /* DRAM command clock */
     } gpu;
     struct {

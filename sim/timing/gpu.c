@@ -35,7 +35,8 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     t.ms = ms;
     t.obs = obs;
     if (step && step->print) t.step = step;
-    t.now = *nowp;
+    /* the front end takes the launch: elapsed cycles, no SM active yet */
+    t.now = *nowp + (uint64_t)cfg->gpu.launch_cycles;
     Deps *deps = deps_build(k.entry);
     int nsms = cfg->gpu.num_sms;
     Sm *sms = calloc((size_t)nsms, sizeof *sms);
@@ -43,14 +44,14 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     t.deps = deps;
     for (int i = 0; i < nsms && rc == 0; i++) rc = sm_init(&sms[i], i, cfg);
 
-    uint64_t start = t.now, next_block = 0;
+    uint64_t start = *nowp, first = t.now, next_block = 0;
     uint64_t last_inst = st->inst, last_progress = t.now;
     uint64_t step_last = t.now ? t.now - 1 : 0;
     while (rc == 0) {
         /* dispatch: one block per SM per cycle, round robin from an SM that
          * moves on every cycle (cycles the loop skips included) */
         if (next_block < k.nctas) {
-            int s = (int)((t.now - start) % (uint64_t)nsms);
+            int s = (int)((t.now - first) % (uint64_t)nsms);
             for (int i = 0; i < nsms && next_block < k.nctas; i++, s = s + 1 == nsms ? 0 : s + 1)
                 if (sm_can_fit(&sms[s], &t.occ) && sm_launch_cta(&sms[s], &t, next_block) == 0) next_block++;
         }
