@@ -75,7 +75,9 @@ static const ConfigKey keys[] = {
     K_I64("sm.shared_bytes", sm.shared_bytes, 48 * 1024, 0, 16 * MIB, BY, "bytes", "Shared memory per SM."),
     K_INT("sm.shared_alloc_unit", sm.shared_alloc_unit, 128, 1, 64 * KIB, P2 | BY, "bytes", "Shared memory is granted per block in multiples of this."),
     K_INT("sm.ibuffer_depth", sm.ibuffer_depth, 2, 1, 64, 0, "instructions", "Decoded-instruction buffer entries per warp."),
-    K_INT("sm.fetch_width", sm.fetch_width, 2, 1, 16, 0, "instructions", "Instructions decoded into a warp's buffer per fetch; the fetch unit serves one warp per cycle."),
+    K_INT("sm.fetch_width", sm.fetch_width, 2, 1, 16, 0, "instructions", "Instructions decoded into a warp's buffer per fetch; a fetch unit serves one warp per cycle."),
+    K_INT("sm.fetch_units", sm.fetch_units, 1, 1, 16, 0, "",
+          "Instruction fetch units per SM, each serving the warps of sm.schedulers / sm.fetch_units schedulers (1: one for the whole SM, as Fermi; sm.schedulers: one per processing block, as Volta to Hopper)."),
 
     K_ENUM("sched.policy", sched.policy, SCHED_GTO, sched_names, "Warp scheduling policy: loose round robin, greedy-then-oldest, oldest first, two-level."),
     K_INT("sched.two_level_active", sched.two_level_active, 6, 1, 2048, 0, "warps", "Active-pool size per scheduler for the two_level policy."),
@@ -85,6 +87,12 @@ static const ConfigKey keys[] = {
     K_INT("unit.sfu_width", unit.sfu_width, 4, 1, 64, P2, "lanes", "Special-function unit lanes per SM (sin, rsqrt, ex2 ...)."),
     K_INT("unit.lsu_width", unit.lsu_width, 16, 1, 64, P2, "lanes", "Load/store unit lanes per SM (address generation)."),
     K_INT("unit.dp_width", unit.dp_width, 4, 1, 64, P2, "lanes", "Double-precision results per SM per cycle."),
+    K_INT("unit.int_width", unit.int_width, 0, 0, 256, 0, "lanes",
+          "INT32 lanes per SM in a pipe of their own, split like the SP lanes into unit.sp_groups groups (Volta to Hopper); 0: integer instructions share the SP pipe (Fermi)."),
+    K_INT("unit.dp_groups", unit.dp_groups, 1, 1, 16, 0, "",
+          "Groups the unit.dp_width FP64 lanes are split into; with one group per scheduler each scheduler's warps use their own."),
+    K_INT("unit.sfu_groups", unit.sfu_groups, 1, 1, 16, 0, "",
+          "Groups the unit.sfu_width SFU lanes are split into; with one group per scheduler each scheduler's warps use their own."),
 
     K_INT("lat.alu", lat.alu, 22, 1, NOLIMIT, 0, "cycles", "Integer and FP32 add/logic: issue to dependent issue."),
     K_INT("lat.imul", lat.imul, 22, 1, NOLIMIT, 0, "cycles", "32-bit integer multiply and mad."),
@@ -942,6 +950,24 @@ static bool fetch_fits_ibuffer(const Config *c, char *why, size_t n)
     return false;
 }
 
+static bool unit_groups_fit(const Config *c, char *why, size_t n)
+{
+    if (c->unit.dp_width % c->unit.dp_groups == 0 && c->unit.sfu_width % c->unit.sfu_groups == 0 &&
+        c->unit.int_width % c->unit.sp_groups == 0)
+        return true;
+    snprintf(why, n, "unit.dp_width (%d), unit.sfu_width (%d) and unit.int_width (%d) must divide into unit.dp_groups (%d), "
+             "unit.sfu_groups (%d) and unit.sp_groups (%d) groups", c->unit.dp_width, c->unit.sfu_width, c->unit.int_width,
+             c->unit.dp_groups, c->unit.sfu_groups, c->unit.sp_groups);
+    return false;
+}
+
+static bool fetch_units_fit(const Config *c, char *why, size_t n)
+{
+    if (c->sm.fetch_units <= c->sm.schedulers && c->sm.schedulers % c->sm.fetch_units == 0) return true;
+    snprintf(why, n, "sm.fetch_units (%d) does not divide sm.schedulers (%d)", c->sm.fetch_units, c->sm.schedulers);
+    return false;
+}
+
 static bool active_pool_fits(const Config *c, char *why, size_t n)
 {
     int per_sched = c->sm.max_warps / c->sm.schedulers;
@@ -1050,6 +1076,10 @@ static const Rule rules[] = {
       { "sm.shared_bytes", "sm.shared_alloc_unit" }, shared_in_units },
     { "`sm.fetch_width` <= `sm.ibuffer_depth`.",
       { "sm.fetch_width", "sm.ibuffer_depth" }, fetch_fits_ibuffer },
+    { "`unit.dp_width`, `unit.sfu_width` and `unit.int_width` divide into `unit.dp_groups`, `unit.sfu_groups` and `unit.sp_groups` groups.",
+      { "unit.dp_width", "unit.sfu_width", "unit.int_width", "unit.dp_groups", "unit.sfu_groups", "unit.sp_groups" }, unit_groups_fit },
+    { "`sm.fetch_units` divides `sm.schedulers`.",
+      { "sm.fetch_units", "sm.schedulers" }, fetch_units_fit },
     { "`sched.two_level_active` <= `sm.max_warps` / `sm.schedulers`.",
       { "sched.two_level_active", "sm.max_warps", "sm.schedulers" }, active_pool_fits },
     { "L1: `line_bytes` is a multiple of `sector_bytes`; `size_bytes` = sets x `assoc` x `line_bytes` with a power-of-two number of sets.",

@@ -82,7 +82,7 @@ typedef struct Config {
         int registers, reg_alloc_unit, max_regs_per_thread;
         int64_t shared_bytes;
         int shared_alloc_unit;
-        int ibuffer_depth, fetch_width;
+        int ibuffer_depth, fetch_width, fetch_units;
     } sm;
     struct {
         int policy;               /* enum SchedPolicy */
@@ -90,6 +90,7 @@ typedef struct Config {
     } sched;
     struct {
         int sp_groups, sp_width, sfu_width, lsu_width, dp_width;
+        int int_width, dp_groups, sfu_groups;   /* 0 / 1 / 1: integer ops on the SP pipe, one DP and one SFU pipe */
     } unit;
     struct {
         int alu, imul, fma, dp, sfu, shared, global_fixed, constant, branch;
