@@ -363,6 +363,34 @@ static void test_launch_overhead_is_elapsed_only(void **state)
     }
 }
 
+/* sm.bar_latency and sm.bar_warp_cycles on tests/data/barrier_release.s
+ * (two warps; warp 1 reads %clock at a and reaches bar.sync at a + 1; both
+ * read %clock again right after it).  With both 0 the barrier releases on
+ * the next cycle: a + 2 (test_barrier_releases_next_cycle).  The barrier unit
+ * counts warp 1's arrival bar_warp_cycles = 3 after a + 1 (warp 0 arrived
+ * earlier, so its count ended before), and releases bar_latency = 10 later:
+ * the warps go on at (a + 1 + 3) + 10 + 1 = a + 15. */
+static void test_barrier_cost_keys(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    set(&c, "sm.bar_warp_cycles=3");
+    set(&c, "sm.bar_latency=10");
+    DiagList dl = { 0 };
+    Program *p = asm_assemble_file("tests/data/barrier_release.s", NULL, &dl);
+    assert_non_null(p);
+    Run r;
+    assert_int_equal(run_program(&r, p, &c, "test", &(RunOptions){ 0 }, &dl), RUN_OK);
+    const uint32_t *t = (const uint32_t *)mem_region_of_buffer(&r.mem, program_find_buffer(p, "t"))->data;
+    assert_true(t[0] < t[2]);                 /* warp 0 waited for warp 1 */
+    assert_int_equal(t[3], t[2] + 15);        /* (a + 1 + 3) + 10 + 1 */
+    assert_int_equal(t[1], t[3]);             /* released together */
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_per_sm_counters_add_up),
         cmocka_unit_test(test_barrier_releases_next_cycle),
         cmocka_unit_test(test_launch_overhead_is_elapsed_only),
+        cmocka_unit_test(test_barrier_cost_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,6 +76,10 @@ static const ConfigKey keys[] = {
     K_INT("sm.shared_alloc_unit", sm.shared_alloc_unit, 128, 1, 64 * KIB, P2 | BY, "bytes", "Shared memory is granted per block in multiples of this."),
     K_INT("sm.ibuffer_depth", sm.ibuffer_depth, 2, 1, 64, 0, "instructions", "Decoded-instruction buffer entries per warp."),
     K_INT("sm.fetch_width", sm.fetch_width, 2, 1, 16, 0, "instructions", "Instructions decoded into a warp's buffer per fetch; a fetch unit serves one warp per cycle."),
+    K_INT("sm.bar_latency", sm.bar_latency, 0, 0, 10000, 0, "cycles",
+          "A completed barrier releases its warps this many cycles after the barrier unit has counted the last arrival."),
+    K_INT("sm.bar_warp_cycles", sm.bar_warp_cycles, 0, 0, 1000, 0, "cycles",
+          "The barrier unit counts one arriving warp per this many cycles (0: all at once)."),
     K_INT("sm.fetch_units", sm.fetch_units, 1, 1, 16, 0, "",
           "Instruction fetch units per SM, each serving the warps of sm.schedulers / sm.fetch_units schedulers (1: one for the whole SM, as Fermi; sm.schedulers: one per processing block, as Volta to Hopper)."),
 

@@ -261,6 +261,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     sc->used = 1;
     sc->live_warps = sc->cta.nwarps;
     sc->start = t->now;
+    sc->bar_clock = 0;
     const Entry *e = t->k->entry;
     int slot = 0;
     for (int i = 0; i < sc->cta.nwarps; i++) {
@@ -376,9 +377,9 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     /* a barrier releases its warps from the next cycle on, whichever
      * scheduler looks at them first */
     if (sw->at_barrier) {
-        if (sw->released >= now) {         /* still waiting, or released this cycle */
+        if (sw->released >= now) {         /* still waiting, or released at or after this cycle */
             v.reason = STALL_BARRIER;
-            v.until = sw->released == SM_NEVER ? SM_NEVER : now + 1;
+            v.until = sw->released == SM_NEVER ? SM_NEVER : sw->released + 1;
             return v;
         }
         sw->at_barrier = 0;
@@ -434,7 +435,7 @@ static void release_cta(Sm *sm, int cta, uint64_t now)
     for (int s = 0; s < sm->nslots; s++) {
         SmWarp *sw = &sm->slots[s];
         if (!sw->resident || sw->cta != cta) continue;
-        if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;   /* at_barrier clears next cycle */
+        if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;   /* at_barrier clears the cycle after */
         if (sm->wake[s] > now + 1) wake_set(sm, s, now + 1);
     }
 }
@@ -566,9 +567,17 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     }
     sw->smst->inst++;
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
+        /* the barrier unit counts arrivals one after another (sm.bar_warp_cycles
+         * each) and releases sm.bar_latency cycles after the last */
+        SmCta *sc = &sm->ctas[sw->cta];
+        if (r != ISSUE_DONE) sc->bar_clock = (sc->bar_clock > now ? sc->bar_clock : now) + (uint64_t)c->sm.bar_warp_cycles;
         int rc = cta_barrier_check(t->k, cta);
         if (rc < 0) { t->faulted = 1; return; }
-        if (rc > 0) release_cta(sm, sw->cta, now);
+        if (rc > 0) {
+            uint64_t when = (sc->bar_clock > now ? sc->bar_clock : now) + (uint64_t)c->sm.bar_latency;
+            sc->bar_clock = 0;
+            release_cta(sm, sw->cta, when);
+        }
     }
 }
 

@@ -62,6 +62,7 @@ typedef struct SmCta {
     int first_slot;
     int live_warps;
     uint64_t start;
+    uint64_t bar_clock;      /* the barrier unit has counted arrivals up to this cycle */
 } SmCta;
 
 /* A global/local access the L1 could not take yet: the LSU holds it and
