@@ -701,6 +701,39 @@ static void barrier_cost_near_h100(void **state)
     diag_free(&dl);
 }
 
+/* Bank-conflict latency: tests/validation/micro/bank_lat.s (micro.cu's shared
+ * pointer chase with a k-way conflict on every load, one warp) on hopper.ini
+ * against micro.csv's bank_conflict_latency rows (21.3 + 2 k cycles): within
+ * 3% for k = 1..32 (smem.replay_lat = 2). */
+static void bank_conflict_latency_near_h100(void **state)
+{
+    (void)state;
+    Config c;
+    load_config(&c, HOPPER_INI);
+    DiagList dl = { 0 };
+    assert_int_equal(config_set(&c, "gpu.num_sms=1", &dl), 0);
+    char *text = slurp(MICRO_PATH);
+    if (!text) fail_msg("cannot read %s", MICRO_PATH);
+    for (int k = 1; k <= 32; k *= 2) {
+        char key[64], kv[8];
+        snprintf(key, sizeof key, "bank_conflict_latency,ways=%d,", k);
+        const char *at = strstr(text, key);
+        if (!at) fail_msg("%s has no row %s", MICRO_PATH, key);
+        double hw = atof(at + strlen(key));
+        snprintf(kv, sizeof kv, "%d", k);
+        AsmDefine d[] = { { "K", kv }, { "N", "512" } };
+        Ran x;
+        run_file(&x, "tests/validation/micro/bank_lat.s", d, 2, &c, HOPPER_INI, 0);
+        assert_int_equal(x.rc, RUN_OK);
+        double per = (double)u64_at(buffer_bytes(&x, "tt", NULL), 0) / 512.0, off = (per - hw) / hw * 100.0;
+        printf("   LDS, %2d-way conflict: H100 %5.1f, gpusim %5.1f cycles (%+5.1f%%)\n", k, hw, per, off);
+        assert_true(fabs(off) <= 3.0);
+        ran_free(&x);
+    }
+    free(text);
+    diag_free(&dl);
+}
+
 /* ---- main --------------------------------------------------------------------------- */
 
 int main(void)
@@ -717,6 +750,7 @@ int main(void)
     t[n++] = (struct CMUnitTest){ "chase_matches_hopper", chase_matches_hopper, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "issue_rates_near_h100", issue_rates_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "barrier_cost_near_h100", barrier_cost_near_h100, NULL, NULL, NULL };
+    t[n++] = (struct CMUnitTest){ "bank_conflict_latency_near_h100", bank_conflict_latency_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "chase_near_h100", chase_near_h100, NULL, NULL, NULL };
     int rc = _cmocka_run_group_tests("test_validation", t, (size_t)n, NULL, NULL);
     free(t);

@@ -113,6 +113,8 @@ static const ConfigKey keys[] = {
 
     K_INT("smem.banks", smem.banks, 32, 1, 64, P2, "banks", "Shared-memory banks; bank = (addr / bank_bytes) % banks."),
     K_INT("smem.bank_bytes", smem.bank_bytes, 4, 4, 8, P2 | BY, "bytes", "Bank width (4 or 8)."),
+    K_INT("smem.replay_lat", smem.replay_lat, 1, 0, 64, 0, "cycles",
+          "Cycles each extra wavefront of a bank-conflicted access adds to its result latency (the pipe is held one cycle per wavefront either way)."),
 
     K_BOOL("l1.enabled", l1.enabled, 1, "Cache global loads in L1 (false: they go straight to L2)."),
     K_I64("l1.size_bytes", l1.size_bytes, 16 * 1024, 256, 64 * MIB, BY, "bytes", "L1 data cache capacity per SM."),

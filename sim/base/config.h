@@ -101,6 +101,7 @@ typedef struct Config {
     } mem;
     struct {
         int banks, bank_bytes;
+        int replay_lat;          /* cycles each extra wavefront adds to a shared load's result */
     } smem;
     struct {
         bool enabled;

@@ -535,7 +535,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         } else {
             PendKind kind;
             uint64_t lat = latency(c, in, space, &kind);
-            lat += (uint64_t)(cost.wavefronts - 1);   /* replays delay the result */
+            lat += (uint64_t)(cost.wavefronts - 1) * (uint64_t)c->smem.replay_lat;   /* replays delay the result */
             if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
             if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
         }
