@@ -391,6 +391,25 @@ static void test_barrier_cost_keys(void **state)
     diag_free(&dl);
 }
 
+/* sm.cta_launch_cycles: a dispatched block's warps start that much later.
+ * vecadd.s on fermi.ini is 16 blocks on 15 SMs, all resident at once (SM 0
+ * takes two), so with fixed memory latencies every SM is active exactly 100
+ * cycles longer and so is the launch. */
+static void test_cta_launch_cycles(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    set(&c, "mem.model=fixed");
+    Stats a, b;
+    run_file(&c, "kernels/vecadd.s", NULL, 0, &a);
+    set(&c, "sm.cta_launch_cycles=100");
+    run_file(&c, "kernels/vecadd.s", NULL, 0, &b);
+    assert_int_equal(b.cycles, a.cycles + 100);
+    assert_int_equal(b.sm_active_cycles, a.sm_active_cycles + 15 * 100);
+    assert_int_equal(b.inst, a.inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_barrier_releases_next_cycle),
         cmocka_unit_test(test_launch_overhead_is_elapsed_only),
         cmocka_unit_test(test_barrier_cost_keys),
+        cmocka_unit_test(test_cta_launch_cycles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

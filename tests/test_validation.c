@@ -51,6 +51,7 @@
 #define CSV_PATH   REF_DIR "counters.csv"
 #define LAT_PATH   REF_DIR "latency.txt"
 #define MICRO_PATH REF_DIR "measured/micro.csv"
+#define LAUNCH_PATH REF_DIR "measured/launch_overhead_clock_none.csv"
 #define CU_PATH    REF_DIR "kernels.cu"
 #define HOPPER_INI "configs/hopper.ini"
 #define FERMI_INI  "configs/fermi.ini"
@@ -646,7 +647,7 @@ static void issue_rates_near_h100(void **state)
         for (size_t w = 0; w < sizeof warps / sizeof warps[0]; w++) {
             double hw = micro_rate(text, benches[b], warps[w]);
             if (hw <= 0) fail_msg("%s has no throughput_%s at %d warps", MICRO_PATH, benches[b], warps[w]);
-            char path[128], wv[8];
+            char path[128], wv[16];
             snprintf(path, sizeof path, "tests/validation/micro/tp_%s.s", benches[b]);
             snprintf(wv, sizeof wv, "%d", warps[w]);
             AsmDefine d[] = { { "W", wv }, { "ITERS", "64" } };
@@ -682,7 +683,7 @@ static void barrier_cost_near_h100(void **state)
     if (!text) fail_msg("cannot read %s", MICRO_PATH);
     const int warps[] = { 1, 2, 4, 8, 16, 32 };
     for (size_t w = 0; w < sizeof warps / sizeof warps[0]; w++) {
-        char key[64], wv[8];
+        char key[64], wv[16];
         snprintf(key, sizeof key, "barrier,warps=%d,", warps[w]);
         const char *at = strstr(text, key);
         if (!at) fail_msg("%s has no row %s", MICRO_PATH, key);
@@ -715,7 +716,7 @@ static void bank_conflict_latency_near_h100(void **state)
     char *text = slurp(MICRO_PATH);
     if (!text) fail_msg("cannot read %s", MICRO_PATH);
     for (int k = 1; k <= 32; k *= 2) {
-        char key[64], kv[8];
+        char key[64], kv[16];
         snprintf(key, sizeof key, "bank_conflict_latency,ways=%d,", k);
         const char *at = strstr(text, key);
         if (!at) fail_msg("%s has no row %s", MICRO_PATH, key);
@@ -734,12 +735,55 @@ static void bank_conflict_latency_near_h100(void **state)
     diag_free(&dl);
 }
 
+/* Launch overhead: tests/validation/micro/empty_kernel.s (launch.cu's empty
+ * kernel) on hopper.ini against launch_overhead_clock_none.csv's empty_kernel
+ * rows with one block per SM (grids 1 to 8): elapsed cycles within 5%
+ * (gpu.launch_cycles) and the busy SM's active cycles (avg x 132 / grid)
+ * within 25% (sm.cta_launch_cycles; the H100's rows spread 244-358). */
+static void launch_overhead_near_h100(void **state)
+{
+    (void)state;
+    Config c;
+    load_config(&c, HOPPER_INI);
+    char *text = slurp(LAUNCH_PATH);
+    if (!text) fail_msg("cannot read %s", LAUNCH_PATH);
+    int rows = 0;
+    for (int g = 1; g <= 8; g *= 2)
+        for (int b = 32; b <= 1024; b *= b == 32 ? 8 : 4) {
+            char key[96], gv[16], bv[16];
+            snprintf(key, sizeof key, "empty_kernel,grid=%d block=%d,", g, b);
+            const char *at = strstr(text, key);
+            if (!at) fail_msg("%s has no row %s", LAUNCH_PATH, key);
+            /* ...,"(g, 1, 1)","(b, 1, 1)",elapsed,active_avg,... */
+            const char *f = at;
+            for (int k = 0; k < 2 && f; k++) f = strstr(f + (k > 0), "\",");
+            if (!f) fail_msg("%s: malformed row %s", LAUNCH_PATH, key);
+            double hw_elapsed = atof(f + 2), hw_active = atof(strchr(f + 2, ',') + 1) * c.gpu.num_sms / g;
+            snprintf(gv, sizeof gv, "%d", g);
+            snprintf(bv, sizeof bv, "%d", b);
+            AsmDefine d[] = { { "G", gv }, { "B", bv } };
+            Ran x;
+            run_file(&x, "tests/validation/micro/empty_kernel.s", d, 2, &c, HOPPER_INI, 0);
+            assert_int_equal(x.rc, RUN_OK);
+            double el = (double)x.r.stats.cycles, ac = (double)x.r.stats.sm_active_cycles / g;
+            double oe = (el - hw_elapsed) / hw_elapsed * 100, oa = (ac - hw_active) / hw_active * 100;
+            printf("   empty kernel, %d x %4d: elapsed H100 %5.0f, gpusim %5.0f (%+5.1f%%); busy SM H100 %4.0f, gpusim %4.0f "
+                   "(%+5.1f%%)\n", g, b, hw_elapsed, el, oe, hw_active, ac, oa);
+            assert_true(fabs(oe) <= 5.0);
+            assert_true(fabs(oa) <= 25.0);
+            ran_free(&x);
+            rows++;
+        }
+    assert_int_equal(rows, 12);
+    free(text);
+}
+
 /* ---- main --------------------------------------------------------------------------- */
 
 int main(void)
 {
     (void)csv_load();     /* a missing or bad file fails reference_present */
-    struct CMUnitTest *t = calloc((size_t)csv_nrows + 8, sizeof *t);
+    struct CMUnitTest *t = calloc((size_t)csv_nrows + 32, sizeof *t);
     if (!t) return 1;
     int n = 0;
     t[n++] = (struct CMUnitTest){ "reference_present", reference_present, NULL, NULL, NULL };
@@ -750,6 +794,7 @@ int main(void)
     t[n++] = (struct CMUnitTest){ "chase_matches_hopper", chase_matches_hopper, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "issue_rates_near_h100", issue_rates_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "barrier_cost_near_h100", barrier_cost_near_h100, NULL, NULL, NULL };
+    t[n++] = (struct CMUnitTest){ "launch_overhead_near_h100", launch_overhead_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "bank_conflict_latency_near_h100", bank_conflict_latency_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "chase_near_h100", chase_near_h100, NULL, NULL, NULL };
     int rc = _cmocka_run_group_tests("test_validation", t, (size_t)n, NULL, NULL);

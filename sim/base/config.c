@@ -76,6 +76,8 @@ static const ConfigKey keys[] = {
     K_INT("sm.shared_alloc_unit", sm.shared_alloc_unit, 128, 1, 64 * KIB, P2 | BY, "bytes", "Shared memory is granted per block in multiples of this."),
     K_INT("sm.ibuffer_depth", sm.ibuffer_depth, 2, 1, 64, 0, "instructions", "Decoded-instruction buffer entries per warp."),
     K_INT("sm.fetch_width", sm.fetch_width, 2, 1, 16, 0, "instructions", "Instructions decoded into a warp's buffer per fetch; a fetch unit serves one warp per cycle."),
+    K_INT("sm.cta_launch_cycles", sm.cta_launch_cycles, 0, 0, 100000, 0, "cycles",
+          "A dispatched block holds its slot and resources, its warps fetching nothing, for this many cycles before they start (block set-up); counted in SM-active cycles."),
     K_INT("sm.bar_latency", sm.bar_latency, 0, 0, 10000, 0, "cycles",
           "A completed barrier releases its warps this many cycles after the barrier unit has counted the last arrival."),
     K_INT("sm.bar_warp_cycles", sm.bar_warp_cycles, 0, 0, 1000, 0, "cycles",

@@ -83,7 +83,8 @@ typedef struct Config {
         int64_t shared_bytes;
         int shared_alloc_unit;
         int ibuffer_depth, fetch_width, fetch_units;
-        int bar_latency, bar_warp_cycles;   /* barrier: release after the last arrival; per arriving warp */
+        int bar_latency, bar_warp_cycles;
+        int cta_launch_cycles;    /* a dispatched block's warps start this late */   /* barrier: release after the last arrival; per arriving warp */
     } sm;
     struct {
         int policy;               /* enum SchedPolicy */

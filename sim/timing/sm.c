@@ -264,6 +264,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     sc->bar_clock = 0;
     const Entry *e = t->k->entry;
     int slot = 0;
+    uint64_t start = t->now + (uint64_t)sm->cfg->sm.cta_launch_cycles;   /* block set-up */
     for (int i = 0; i < sc->cta.nwarps; i++) {
         while (sm->slots[slot].resident) slot++;
         SmWarp *sw = &sm->slots[slot];
@@ -274,7 +275,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->sched = slot % sm->nsched;
         sw->age = sm->next_age++;
         sw->ibuf = 0;                          /* the fetch unit fills the buffer */
-        sw->fetch_ready = t->now;
+        sw->fetch_ready = start;
         sw->smst = &t->st->sm[sm->id];
         sw->state = STALL_NO_INSTRUCTION;
         sw->since = t->now;
@@ -282,8 +283,14 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->at_barrier = sw->w->at_barrier;
         sw->released = SM_NEVER;
         sw->line = line_of(t, sw);
-        wake_set(sm, slot, t->now);
-        set_fetchable(sm, slot, 1);
+        if (start > t->now) {                  /* the fetch unit takes it up at start */
+            sm->refetch[slot / 64] |= 1ull << (slot % 64);
+            if (start < sm->refetch_min) sm->refetch_min = start;
+            wake_set(sm, slot, start + 1);
+        } else {
+            wake_set(sm, slot, t->now);
+            set_fetchable(sm, slot, 1);
+        }
         sw->resident = 1;
         sw->slot = slot;
         sw->dispatched = t->now;
