@@ -75,6 +75,22 @@ static void test_exit_codes(void **s)
     expect("--functional -D N=2000 --max-cycles 5 configs/fermi.ini kernels/vecadd.s", 3, "watchdog");
 }
 
+/* The slips of a first session (issue 16): one line each, pointing at the fix. */
+static void test_newcomer_slips(void **s)
+{
+    (void)s;
+    char *out;
+    assert_int_equal(run("kernels/evenodd.s configs/fermi.ini", &out), 2);
+    assert_string_equal(out, "gpusim: operands swapped? CONFIG.ini comes first: gpusim configs/fermi.ini kernels/evenodd.s\n");
+    free(out);
+    expect("--sweep gpu.num_sms=1,2 kernels/vecadd.s configs/fermi.ini", 2, "operands swapped?");
+    expect("--set l1.size=4 configs/fermi.ini kernels/vecadd.s", 2, "l1.size: unknown key (did you mean 'l1.size_bytes'?)");
+    expect("--sweep l1.size=4,8 configs/fermi.ini kernels/vecadd.s", 2, "did you mean 'l1.size_bytes'?");
+    expect("configs/fermi.ini tests/data/bad_ref.s", 2,
+           "unknown reference 'vecad' (did you mean 'vecadd'?); the references are vecadd, copy,");
+    expect("--dump m configs/fermi.ini tests/data/values.s", 0, "0.25\n0.5\n0.25\n");
+}
+
 static void test_defines_and_sets(void **s)
 {
     (void)s;
@@ -161,6 +177,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_version),
         cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_newcomer_slips),
         cmocka_unit_test(test_defines_and_sets),
         cmocka_unit_test(test_output_and_dump),
         cmocka_unit_test(test_disasm_occupancy),

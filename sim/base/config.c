@@ -547,14 +547,24 @@ static int set_value(Config *c, int ki, const char *text, size_t n, const Loc *a
 /* "l1.asoc: unknown key (did you mean 'l1.assoc'?)".  If spelling does
  * not help, a key with the same leaf in another section probably will
  * ("[l1] banks" -> smem.banks). */
-static void unknown_key(DiagList *dl, const Loc *at, const char *name)
+const char *config_key_suggest(const char *name)
 {
-    /* Past DIAG_MAX_ERRORS the message is only counted: skip the search. */
-    if (dl->n >= DIAG_MAX_ERRORS) { err_at(dl, at, "unknown key"); return; }
     const char *best = suggest_best(name, keys, NKEYS, sizeof keys[0]);
     const char *leaf = strchr(name, '.');
     for (int i = 0; !best && leaf && i < NKEYS; i++)
         if (strcmp(strchr(keys[i].name, '.'), leaf) == 0) best = keys[i].name;
+    /* a key cut short before its unit: l1.size -> l1.size_bytes */
+    size_t n = strlen(name);
+    for (int i = 0; !best && n && i < NKEYS; i++)
+        if (!strncmp(keys[i].name, name, n) && keys[i].name[n] == '_') best = keys[i].name;
+    return best;
+}
+
+static void unknown_key(DiagList *dl, const Loc *at, const char *name)
+{
+    /* Past DIAG_MAX_ERRORS the message is only counted: skip the search. */
+    if (dl->n >= DIAG_MAX_ERRORS) { err_at(dl, at, "unknown key"); return; }
+    const char *best = config_key_suggest(name);
     char shown[64];
     show(name, strlen(name), shown, sizeof shown);
     if (best)

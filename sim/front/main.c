@@ -218,6 +218,25 @@ static int write_plot(const SweepTable *t, const Options *o, int rc)
     return rc > EXIT_USAGE ? rc : EXIT_USAGE;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* CONFIG.ini comes first: a kernel file before a .ini file is the classic
+ * slip, and would otherwise give one error per line of the .ini. */
+static int swapped_operands(char **args, int n)
+{
+    if (n < 2 || !ends_with(args[0], ".s")) return 0;
+    for (int i = 1; i < n; i++)
+        if (ends_with(args[i], ".ini")) {
+            fprintf(stderr, "gpusim: operands swapped? CONFIG.ini comes first: gpusim %s %s\n", args[i], args[0]);
+            return 1;
+        }
+    return 0;
+}
+
 /* Sweep mode: a swept name, several kernels, or a sweep-only option. */
 static int is_sweep(const Options *o, int npos)
 {
@@ -512,6 +531,8 @@ int main(int argc, char **argv)
         }
     } else if (o.merge) {
         rc = merge_files(argv + pos, npos, &o);
+    } else if (swapped_operands(argv + pos, npos)) {
+        rc = EXIT_USAGE;
     } else if (is_sweep(&o, npos)) {
         rc = run_sweep(argv, pos, npos, &o);
     } else if (npos != 2) {

@@ -161,7 +161,11 @@ static int parse_axis(Axis *a, const SweepArg *arg, DiagList *dl)
     /* config keys are section.key; .define names have no dot */
     a->define = arg->define || !strchr(a->name, '.');
     if (!a->define && config_key_find(a->name) < 0) {
-        diag_add(dl, opt, 0, 0, NULL, "%s: unknown config key (gpusim --doc config lists them)", a->name);
+        const char *best = config_key_suggest(a->name);
+        if (best)
+            diag_add(dl, opt, 0, 0, NULL, "%s: unknown config key (did you mean '%s'?)", a->name, best);
+        else
+            diag_add(dl, opt, 0, 0, NULL, "%s: unknown config key (gpusim --doc config lists them)", a->name);
         return -1;
     }
     for (const char *s = a->list;;) {
