@@ -89,6 +89,10 @@ static void test_newcomer_slips(void **s)
     expect("configs/fermi.ini tests/data/bad_ref.s", 2,
            "unknown reference 'vecad' (did you mean 'vecadd'?); the references are vecadd, copy,");
     expect("--dump m configs/fermi.ini tests/data/values.s", 0, "0.25\n0.5\n0.25\n");
+    /* tiled_mm's hotspots include a branch_resolving line: the note says where it is charged */
+    expect("configs/fermi.ini kernels/tiled_mm.s", 0,
+           "  (a warp is charged to the line it waits to issue: barrier to the line after the bar.sync,\n"
+           "   branch_resolving to the branch target)\n");
 }
 
 static void test_defines_and_sets(void **s)
