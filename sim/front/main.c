@@ -40,12 +40,14 @@ typedef struct Options {
     int jobs, no_time, emit_jobs, merge;
     long sweep_point;                    /* -1: not a job */
     const char *plot, *y;
+    int plot_scale;                      /* --relative, --speedup */
+    const char *baseline;                /* --baseline X */
 } Options;
 
 static void usage(FILE *out)
 {
     fputs("Usage: gpusim [OPTION]... CONFIG.ini KERNEL.s\n"
-          "  or:  gpusim [OPTION]... --sweep KEY=LIST... CONFIG.ini KERNEL.s...\n"
+          "  or:  gpusim [OPTION]... --sweep KEY=LIST... CONFIG.ini... KERNEL.s...\n"
           "  or:  gpusim --merge [-o FILE] [--plot FILE.svg] JOB-OUTPUT...\n"
           "Run a PTX-like kernel file on a cycle-level model of a SIMT GPU and report\n"
           "cycles, stalls, divergence, memory transactions and occupancy.\n"
@@ -83,13 +85,20 @@ static void usage(FILE *out)
           "Sweeps (CSV, one row per point; docs/sweeps.md):\n"
           "      --sweep KEY=LIST  run every value of a config key, or of a .define if KEY\n"
           "                        has no dot; LIST: 16,32,64 or 1..8 or 2^0..2^5\n"
+          "      --zip KEY=LIST    vary KEY together with the --sweep (or -D list) before\n"
+          "                        it, value by value: --sweep l1.size_bytes=16KiB,48KiB\n"
+          "                        --zip l1.assoc=4,6 runs 2 points, not 4\n"
           "  -D NAME=LIST          a .define with a list or range is swept too\n"
-          "                        (several KERNEL.s are swept as well)\n"
+          "                        (several KERNEL.s are swept as well, and several\n"
+          "                        CONFIG.ini before them, with a config column)\n"
           "  -j N                  run N points at a time (same output for any N)\n"
           "      --no-time         leave out the host_seconds column\n"
           "      --plot FILE.svg   draw METRIC against the first swept name\n"
           "      --y METRIC        the column to plot (default cycles); any report metric\n"
           "                        or stall.REASON adds a column\n"
+          "      --relative        plot METRIC / its value at each line's baseline point\n"
+          "      --speedup         plot baseline / METRIC (for cycles: the speedup)\n"
+          "      --baseline X      the baseline point: x = X (default: each line's first)\n"
           "      --emit-jobs       print one shell command per point instead of running\n"
           "      --sweep-point I   run point I only and print it for --merge\n"
           "      --merge           join --sweep-point output (files, - for stdin) into the\n"
@@ -205,13 +214,14 @@ static FILE *open_output(const char *path)
 }
 
 /* --plot after a sweep or a merge; returns the worse of rc and its own. */
-static int write_plot(const SweepTable *t, const Options *o, int rc)
+static int write_plot(const SweepTable *t, const Options *o, const char *config, int rc)
 {
     if (!o->plot) return rc;
     FILE *f = open_output(o->plot);
     if (!f) return rc > EXIT_USAGE ? rc : EXIT_USAGE;
     DiagList dl = { 0 };
-    int bad = sweep_plot(t, o->y ? o->y : "cycles", f, &dl);
+    SweepPlotOptions po = { o->y, config, o->plot_scale, o->baseline };
+    int bad = sweep_plot(t, &po, f, &dl);
     fclose(f);
     if (!bad) return rc;
     print_diags(&dl);
@@ -248,7 +258,11 @@ static int run_sweep(char **argv, int pos, int npos, const Options *o)
     if (npos < 2) return bad_usage("missing operand: a sweep needs CONFIG.ini and KERNEL.s...%s", "");
     if (strcmp(o->format, "text") || o->ndumps || o->occupancy)
         return bad_usage("a sweep writes CSV: --format, --dump and --occupancy do not apply%s", "");
-    SweepSpec sp = { argv[0], argv[pos], (const char *const *)argv + pos + 1, npos - 1, o->axes, o->naxes,
+    /* CONFIG.ini first; more .ini files after it are swept as configs */
+    int ncfg = 1;
+    while (ncfg < npos - 1 && ends_with(argv[pos + ncfg], ".ini")) ncfg++;
+    SweepSpec sp = { argv[0], (const char *const *)argv + pos, ncfg, (const char *const *)argv + pos + ncfg,
+                     npos - ncfg, o->axes, o->naxes,
                      o->sets, o->nsets, o->defines, o->ndefines,
                      { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace_opt = { .sm = -1 } },
                      o->y, o->jobs, o->no_time };
@@ -270,7 +284,11 @@ static int run_sweep(char **argv, int pos, int npos, const Options *o)
     int rc = 0;
     if (o->emit_jobs) sweep_emit_jobs(s, out);
     else if (o->sweep_point >= 0) rc = sweep_run_point(s, (int)o->sweep_point, out);
-    else rc = write_plot(sweep_table(s), o, sweep_run(s, out));
+    else {
+        rc = sweep_run(s, out);
+        char title[256];
+        rc = write_plot(sweep_table(s), o, sweep_config_title(s, title, sizeof title), rc);
+    }
     if (out != stdout) fclose(out);
     sweep_free(s);
     return rc;
@@ -287,7 +305,7 @@ static int merge_files(char **paths, int n, const Options *o)
     if (out) {
         sweep_table_write(&t, out);
         if (out != stdout) fclose(out);
-        rc = write_plot(&t, o, sweep_table_status(&t));
+        rc = write_plot(&t, o, NULL, sweep_table_status(&t));
     }
     sweep_table_free(&t);
     return rc;
@@ -298,7 +316,7 @@ enum { NOT_MINE = -1000 };
 enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION,
        OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY, OPT_TRACE, OPT_TRACE_CYCLES, OPT_TRACE_SM, OPT_TRACE_WARPS,
        OPT_STEP, OPT_STEP_SM, OPT_STEP_WARP, OPT_SWEEP, OPT_NO_TIME, OPT_PLOT, OPT_Y, OPT_EMIT_JOBS,
-       OPT_SWEEP_POINT, OPT_MERGE };
+       OPT_SWEEP_POINT, OPT_MERGE, OPT_ZIP, OPT_RELATIVE, OPT_SPEEDUP, OPT_BASELINE };
 
 static const struct option longopts[] = {
     { "set", required_argument, NULL, OPT_SET },
@@ -318,9 +336,13 @@ static const struct option longopts[] = {
     { "step-warp", required_argument, NULL, OPT_STEP_WARP },
     { "dump", required_argument, NULL, OPT_DUMP },
     { "sweep", required_argument, NULL, OPT_SWEEP },
+    { "zip", required_argument, NULL, OPT_ZIP },
     { "no-time", no_argument, NULL, OPT_NO_TIME },
     { "plot", required_argument, NULL, OPT_PLOT },
     { "y", required_argument, NULL, OPT_Y },
+    { "relative", no_argument, NULL, OPT_RELATIVE },
+    { "speedup", no_argument, NULL, OPT_SPEEDUP },
+    { "baseline", required_argument, NULL, OPT_BASELINE },
     { "emit-jobs", no_argument, NULL, OPT_EMIT_JOBS },
     { "sweep-point", required_argument, NULL, OPT_SWEEP_POINT },
     { "merge", no_argument, NULL, OPT_MERGE },
@@ -342,7 +364,7 @@ static int take_run_option(int c, Options *o)
         if (!eq || eq == optarg || !eq[1]) return bad_usage("-D needs NAME=VALUE, got '%s'", optarg);
         if (strchr(eq, ',') || strstr(eq, "..")) {   /* a list: swept */
             o->axes = realloc(o->axes, (size_t)(o->naxes + 1) * sizeof *o->axes);
-            o->axes[o->naxes++] = (SweepArg){ optarg, 1 };
+            o->axes[o->naxes++] = (SweepArg){ optarg, 1, 0 };
             break;
         }
         *eq = '\0';
@@ -421,13 +443,13 @@ static int take_view_option(int c, Options *o)
     return 0;
 }
 
-/* Sweeps and their jobs: --sweep, -j, --no-time, --plot, --y, --emit-jobs, --sweep-point, --merge.  NOT_MINE if c is another group's. */
+/* Sweeps and their jobs: --sweep, --zip, -j, --no-time, --plot, --y, --emit-jobs, --sweep-point, --merge.  NOT_MINE if c is another group's. */
 static int take_sweep_option(int c, Options *o)
 {
     switch (c) {
-    case OPT_SWEEP:
+    case OPT_SWEEP: case OPT_ZIP:
         o->axes = realloc(o->axes, (size_t)(o->naxes + 1) * sizeof *o->axes);
-        o->axes[o->naxes++] = (SweepArg){ optarg, 0 };
+        o->axes[o->naxes++] = (SweepArg){ optarg, 0, c == OPT_ZIP };
         break;
     case 'j': {
         char *end;
@@ -439,6 +461,9 @@ static int take_sweep_option(int c, Options *o)
     case OPT_NO_TIME: o->no_time = 1; break;
     case OPT_PLOT: o->plot = optarg; break;
     case OPT_Y: o->y = optarg; break;
+    case OPT_RELATIVE: o->plot_scale = SWEEP_PLOT_RELATIVE; break;
+    case OPT_SPEEDUP: o->plot_scale = SWEEP_PLOT_SPEEDUP; break;
+    case OPT_BASELINE: o->baseline = optarg; break;
     case OPT_EMIT_JOBS: o->emit_jobs = 1; break;
     case OPT_SWEEP_POINT: {
         char *end;
