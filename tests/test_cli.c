@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static const char *bin(void)
 {
@@ -93,6 +94,28 @@ static void test_newcomer_slips(void **s)
     expect("configs/fermi.ini kernels/tiled_mm.s", 0,
            "  (a warp is charged to the line it waits to issue: barrier to the line after the bar.sync,\n"
            "   branch_resolving to the branch target)\n");
+}
+
+/* --trace says what it wrote, and why a --functional run writes nothing. */
+static void test_trace_messages(void **s)
+{
+    (void)s;
+    char path[] = "/tmp/gpusim_cli_trace_XXXXXX", cmd[512];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    remove(path);
+    char html[64];
+    snprintf(html, sizeof html, "%s.html", path);
+    snprintf(cmd, sizeof cmd, "--trace %s configs/fermi.ini kernels/evenodd.s", html);
+    char want[512];
+    snprintf(want, sizeof want, "gpusim: wrote %s (", html);
+    expect(cmd, 0, want);
+    remove(html);
+    snprintf(cmd, sizeof cmd, "--functional --trace %s configs/fermi.ini kernels/evenodd.s", html);
+    snprintf(want, sizeof want, "gpusim: note: --trace %s not written: a --functional run has no cycles to show", html);
+    expect(cmd, 0, want);
+    assert_int_equal(access(html, F_OK), -1);
 }
 
 static void test_defines_and_sets(void **s)
@@ -182,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_help_version),
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_newcomer_slips),
+        cmocka_unit_test(test_trace_messages),
         cmocka_unit_test(test_defines_and_sets),
         cmocka_unit_test(test_output_and_dump),
         cmocka_unit_test(test_disasm_occupancy),

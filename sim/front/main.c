@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "isa/asm.h"
 #include "isa/disasm.h"
@@ -173,14 +174,29 @@ static int write_dumps(const Run *r, const Options *o, FILE *report_out)
     return 0;
 }
 
+/* "gpusim: wrote t.html (1.2 MB)" on stderr, for files the run wrote. */
+static void say_wrote(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st)) return;
+    double b = (double)st.st_size;
+    if (b >= 1e6) fprintf(stderr, "gpusim: wrote %s (%.1f MB)\n", path, b / 1e6);
+    else if (b >= 1e3) fprintf(stderr, "gpusim: wrote %s (%.0f KB)\n", path, b / 1e3);
+    else fprintf(stderr, "gpusim: wrote %s (%.0f bytes)\n", path, b);
+}
+
 static int run_and_report(const Program *p, const Config *cfg, const char *cfg_path, const Options *o, DiagList *dl)
 {
     if (check_dumps(p, o)) return EXIT_USAGE;
     RunOptions ro = { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace = o->trace,
                       .trace_opt = { o->trace_from, o->trace_to, o->trace_sm, o->trace_warps, o->ntrace_warps },
                       .step = o->step ? stdout : NULL, .step_sm = o->step_sm, .step_warp = o->step_warp };
+    if (o->trace && o->functional)
+        fprintf(stderr, "gpusim: note: --trace %s not written: a --functional run has no cycles to show "
+                        "(drop --functional to trace the timing run)\n", o->trace);
     Run r;
     int rc = run_program(&r, p, cfg, cfg_path, &ro, dl);
+    if (o->trace && !o->functional && rc != RUN_BAD_INPUT) say_wrote(o->trace);
     if (rc == RUN_BAD_INPUT) { run_free(&r); return print_diags(dl); }
     if (rc == RUN_FAULT) {
         report_fault(&r, stderr);
