@@ -440,7 +440,8 @@ static void test_html_self_contained(void **state)
     /* the views and what they explain */
     const char *markers[] = { "id=\"timeline\"", "id=\"lanes\"", "id=\"detail\"", "id=\"legend\"", "Warp timeline",
                               "Lane activity", "Coalescing map", "Bank map", "Active mask", "wavefront",
-                              "long_scoreboard" };
+                              "long_scoreboard", "id=\"fconf\"", "id=\"funco\"", "id=\"fdiv\"", "id=\"srclines\"",
+                              "id=\"linesbody\"", "id=\"big\"", "id=\"luni\"" };
     for (size_t i = 0; i < sizeof markers / sizeof markers[0]; i++) {
         if (!strstr(html, markers[i])) print_error("the HTML trace lacks %s\n", markers[i]);
         assert_non_null(strstr(html, markers[i]));

@@ -1011,4 +1011,6 @@ if (!rows.length) $('detailbody').innerHTML = '<p id="empty">Nothing was traced 
 fromHash();
 window.addEventListener('hashchange', fromHash);
 drawNow();
+/* for tests/browser_check.sh: the page is drawn, this many ms after it started */
+document.body.setAttribute('data-drawn-ms', String(Math.round(performance.now())));
 })();
