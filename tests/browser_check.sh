@@ -48,6 +48,7 @@ has ts 'Source lines' "the source-lines panel"
 has ts '<td class="bad">32-way</td>' "line 89's bank ways"
 dom sc 'pick=uncoalesced'
 has sc '<b class="bad">32 sectors</b>' "#pick=uncoalesced opens a 32-sector load at stride 16"
+has sc 'id="mshint">whole GPU, per sample' "the memory-system panel has samples with cache and DRAM counters"
 dom eo 'pick=divergent'
 has eo 'Active mask: 8 of 32 lanes' "#pick=divergent opens evenodd's bounds-test warp"
 dom tm 'pick=global'

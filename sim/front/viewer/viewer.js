@@ -474,9 +474,88 @@ function redraw() {
   requestAnimationFrame(function () { pending = false; drawNow(); });
 }
 function drawNow() {
-  drawTimeline(); drawLanes();
+  drawTimeline(); drawMem(); drawLanes();
   $('range').textContent = 'cycles ' + fmt(v0) + ' \u2013 ' + fmt(v1) + ' (' + fmt(v1 - v0) + ')';
 }
+
+/* ---- the memory system over time (D.X: whole-GPU samples) ---- */
+const MX = (function () {
+  const X = D.X || { every: 0, clock: 1000, mem: 0, from: W0, d: [] }, n = X.d.length / 7;
+  const a = new Float64Array(n), b = new Float64Array(n);
+  const ipc = new Float64Array(n), l1 = new Float64Array(n), l2 = new Float64Array(n), gbs = new Float64Array(n), wait = new Float64Array(n);
+  let t = X.from;
+  for (let i = 0; i < n; i++) {
+    const d = X.d.slice(7 * i, 7 * i + 7);
+    a[i] = t; t += d[0]; b[i] = t;
+    ipc[i] = d[1] / d[0];
+    l1[i] = d[2] + d[3] ? 100 * d[2] / (d[2] + d[3]) : NaN;
+    l2[i] = d[4] + d[5] ? 100 * d[4] / (d[4] + d[5]) : NaN;
+    gbs[i] = d[6] / d[0] * X.clock / 1000;   /* bytes per cycle x MHz = MB/s */
+  }
+  /* traced warps in long_scoreboard, on average over each sample */
+  const ls = D.states.indexOf('long_scoreboard');
+  rows.forEach(function (r) {
+    for (let k = 0; k < r.sFrom.length; k++) {
+      if (r.sState[k] !== ls) continue;
+      for (let i = Math.max(0, lowerBound(b, r.sFrom[k] + 1e-9)); i < n && a[i] < r.sTo[k]; i++)
+        wait[i] += Math.min(b[i], r.sTo[k]) - Math.max(a[i], r.sFrom[k]);
+    }
+  });
+  for (let i = 0; i < n; i++) wait[i] /= (b[i] - a[i]) || 1;
+  const max = function (v) { let m = 0; for (let i = 0; i < n; i++) if (v[i] > m) m = v[i]; return m; };
+  return { n: n, a: a, b: b, mem: X.mem, lanes: [
+    { name: 'IPC', v: ipc, max: max(ipc), col: '#2ca02c', fmt: function (x) { return x.toFixed(2); } },
+    { name: 'hit %', v: l1, v2: l2, max: 100, col: '#1f77b4', col2: '#ff7f0e', mem: 1, fmt: function (x) { return isNaN(x) ? '\u2013' : x.toFixed(0) + '%'; } },
+    { name: 'DRAM GB/s', v: gbs, max: max(gbs), col: '#8c564b', mem: 1, fmt: function (x) { return x.toFixed(1); } },
+    { name: 'waiting', v: wait, max: max(wait), col: '#d62728', fmt: function (x) { return x.toFixed(1) + ' warps'; } }] };
+})();
+const MS_LANE = 30;
+const msp = Object.create(Panel.prototype);
+msp.kind = 'ms'; msp.cv = $('memsys'); msp.sc = $('msscroll'); msp.ctx = msp.cv.getContext('2d');
+msp.sp = msp.sc.querySelector('.spacer'); msp.items = []; msp.contentH = MX.lanes.length * MS_LANE;
+msp.resize();
+if (!MX.n) $('mshint').textContent = 'no samples in this window';
+else if (!MX.mem) $('mshint').textContent = 'whole GPU: IPC and traced warps waiting on memory (mem.model=fixed has no caches or DRAM to sample)';
+function drawMem() {
+  const p = msp, c = p.ctx, top = RULER;
+  c.clearRect(0, 0, p.w, p.h);
+  c.font = '11px system-ui,sans-serif'; c.textBaseline = 'middle';
+  const i0 = Math.max(0, lowerBound(MX.b, v0) - 1);
+  MX.lanes.forEach(function (L, li) {
+    const y = top + li * MS_LANE, h = MS_LANE - 6, y1 = y + MS_LANE - 3;
+    c.fillStyle = li % 2 ? '#fafbfc' : '#fff'; c.fillRect(0, y, p.w, MS_LANE);
+    c.fillStyle = '#333'; c.fillText(L.name, 6, y + 9);
+    c.fillStyle = '#888'; c.fillText(L.mem && !MX.mem ? 'n/a' : 'max ' + L.fmt(L.max), 6, y + 21);
+    if (L.mem && !MX.mem) return;
+    const sy = function (x) { return y1 - (L.max > 0 ? h * Math.min(1, x / L.max) : 0); };
+    c.save(); c.beginPath(); c.rect(GUT, y, p.w - GUT, MS_LANE); c.clip();
+    for (let i = i0; i < MX.n && MX.a[i] < v1; i++) {
+      const x0 = xOf(p, MX.a[i]), x1 = Math.max(x0 + 1, xOf(p, MX.b[i]));
+      if (L.v2) {
+        if (!isNaN(L.v[i])) { c.fillStyle = L.col; c.fillRect(x0, sy(L.v[i]) - 1, x1 - x0, 2.5); }
+        if (!isNaN(L.v2[i])) { c.fillStyle = L.col2; c.fillRect(x0, sy(L.v2[i]) - 1, x1 - x0, 2.5); }
+      } else if (L.v[i] > 0) {
+        c.fillStyle = L.col; c.fillRect(x0, sy(L.v[i]), x1 - x0, y1 - sy(L.v[i]));
+      }
+    }
+    c.restore();
+    if (L.v2) { c.fillStyle = L.col; c.fillText('L1', GUT - 34, y + 9); c.fillStyle = L.col2; c.fillText('L2', GUT - 18, y + 9); }
+  });
+  drawSelLine(p);
+  c.strokeStyle = '#ccc'; c.beginPath(); c.moveTo(GUT - .5, RULER); c.lineTo(GUT - .5, p.h); c.stroke();
+  drawRuler(p);
+}
+msp.cv.addEventListener('mousemove', function (ev) {
+  const rc = msp.cv.getBoundingClientRect(), x = ev.clientX - rc.left;
+  if (x < GUT || !MX.n) { hideTip(); return; }
+  const cyc = cycOf(msp, x), i = Math.min(MX.n - 1, lowerBound(MX.b, cyc));
+  if (i < 0 || MX.a[i] > cyc) { hideTip(); return; }
+  const L = MX.lanes;
+  showTip(ev, 'cycles ' + fmt(MX.a[i]) + ' to ' + fmt(MX.b[i]) + '\nIPC ' + L[0].fmt(L[0].v[i]) +
+    (MX.mem ? '\nL1 hit ' + L[1].fmt(L[1].v[i]) + ' \u00b7 L2 hit ' + L[1].fmt(L[1].v2[i]) + '\nDRAM ' + L[2].fmt(L[2].v[i]) + ' GB/s' : '') +
+    '\nwaiting on global memory: ' + L[3].fmt(L[3].v[i]));
+});
+msp.cv.addEventListener('mouseleave', hideTip);
 
 /* ---- zoom and pan ---- */
 function setView(a, b) {
@@ -553,7 +632,7 @@ panels.forEach(function (p) {
   p.cv.addEventListener('mousemove', function (ev) { if (!drag) hover(p, ev); });
   p.cv.addEventListener('mouseleave', hideTip);
 });
-window.addEventListener('resize', function () { panels.forEach(function (p) { p.resize(); }); drawNow(); });
+window.addEventListener('resize', function () { panels.forEach(function (p) { p.resize(); }); msp.resize(); drawNow(); });
 
 /* ---- hit testing ---- */
 function issueNear(r, cyc, tolCycles) {
