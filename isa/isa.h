@@ -275,7 +275,7 @@ typedef struct Entry {
     int reqntid[3];               /* .reqntid, 0 if absent */
 } Entry;
 
-typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE } InitKind;
+typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE, INIT_VALUES } InitKind;
 
 typedef struct BufferSpec {
     char *name;
@@ -286,6 +286,7 @@ typedef struct BufferSpec {
     double lo, hi;     /* random range; iota: start (lo) and step (hi) */
     double value;      /* fill */
     char *path;        /* file */
+    double *values;    /* values(v0, v1, ...): count of them */
     int line, col;
 } BufferSpec;
 
