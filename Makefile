@@ -21,13 +21,19 @@ VERSION := 0.1.0
 
 SIM_DIRS := sim/base sim/mem sim/core sim/timing sim/front
 LIB_SRC := $(sort $(wildcard isa/*.c) $(filter-out sim/front/main.c,$(foreach d,$(SIM_DIRS),$(wildcard $(d)/*.c))))
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The trace viewer's page: web files in sim/front/viewer/, turned into C at
+# build time by sim/front/viewer/embed.c (a few lines of C: no tool beyond
+# the compiler), compiled into the library like any other source.
+VIEWER_DIR := sim/front/viewer
+VIEWER_SRC := $(sort $(wildcard $(VIEWER_DIR)/*.html $(VIEWER_DIR)/*.css $(VIEWER_DIR)/*.js))
+VIEWER_GEN := $(BUILD)/gen/viewer_data.c
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/viewer_data.o
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 ALL_CFLAGS = $(STDFLAGS) $(CFLAGS) -DGPUSIM_VERSION='"$(VERSION)"' -MMD -MP
 
-.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka bench
+.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka check-js check-browser bench validate validate-all
 
 all: gpusim
 
@@ -43,6 +49,17 @@ $(BUILD)/libgpusim.a: $(LIB_OBJ)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+$(BUILD)/embed: $(VIEWER_DIR)/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $<
+
+$(VIEWER_GEN): $(BUILD)/embed $(VIEWER_SRC)
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed $(VIEWER_DIR)/viewer.html $@
+
+$(BUILD)/gen/viewer_data.o: $(VIEWER_GEN)
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libgpusim.a | check-cmocka
@@ -69,8 +86,23 @@ check-cmocka:
 	  fi; \
 	fi
 
+# The viewer's JavaScript, syntax-checked when node is there (optional).
+check-js:
+	@if command -v node >/dev/null 2>&1; then \
+	  node --check $(VIEWER_DIR)/viewer.js && echo "node --check $(VIEWER_DIR)/viewer.js: ok"; \
+	else \
+	  echo "node not found: skipped the syntax check of $(VIEWER_DIR)/viewer.js"; \
+	fi
+
+# The viewer in headless Chromium when it is installed (optional):
+# tests/browser_check.sh says it skipped otherwise.
+check-browser: $(BUILD)/gpusim
+	@sh tests/browser_check.sh $(BUILD)/gpusim
+
 # Unit and golden tests in this build directory (run from the repo root).
 unit: check-cmocka gpusim $(TEST_BIN) $(BUILD)/gpusim
+	@$(MAKE) --no-print-directory check-js
+	@$(MAKE) --no-print-directory check-browser
 	@GPUSIM=$(BUILD)/gpusim sh tests/run.sh $(TEST_BIN)
 
 test: check-cmocka
@@ -100,21 +132,22 @@ docs: gpusim
 	./gpusim --doc config > docs/config.md
 
 FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -I. -g -O1 -fsanitize=fuzzer,address,undefined
-fuzz:
+fuzz: $(VIEWER_GEN)
 	@mkdir -p build/fuzz
-	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_asm tests/fuzz/fuzz_asm.c $(LIB_SRC) -lm -lpthread
-	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_ini tests/fuzz/fuzz_ini.c $(LIB_SRC) -lm -lpthread
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_asm tests/fuzz/fuzz_asm.c $(LIB_SRC) $(VIEWER_GEN) -lm -lpthread
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_ini tests/fuzz/fuzz_ini.c $(LIB_SRC) $(VIEWER_GEN) -lm -lpthread
 	@mkdir -p build/fuzz/corpus_asm && cp kernels/*.s tests/data/*.s tests/data/*.ptx build/fuzz/corpus_asm/
 	@echo "run: build/fuzz/fuzz_asm -max_total_time=600 build/fuzz/corpus_asm  (seeded with every kernel)"
 	@echo "     build/fuzz/fuzz_ini -max_total_time=600 tests/fuzz/corpus_ini"
 
 install: gpusim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpusim/configs \
-	  $(DESTDIR)$(PREFIX)/share/gpusim/kernels $(DESTDIR)$(PREFIX)/share/doc/gpusim
+	  $(DESTDIR)$(PREFIX)/share/gpusim/kernels $(DESTDIR)$(PREFIX)/share/doc/gpusim/docs
 	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
 	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/gpusim/configs
 	install -m 644 kernels/*.s $(DESTDIR)$(PREFIX)/share/gpusim/kernels
-	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gpusim
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/gpusim
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gpusim/docs
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gpusim
@@ -124,3 +157,17 @@ clean:
 	rm -rf build gpusim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Cycles and counters against the H100 (no GPU needed): docs/validation.md,
+# docs/validation/*.svg and correlation.csv.  See docs/validation.md.
+validate: $(BUILD)/validate
+	@mkdir -p docs/validation
+	$(BUILD)/validate --threads 2
+
+$(BUILD)/validate: tests/validate.c tests/csv.h $(BUILD)/libgpusim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libgpusim.a $(LDLIBS)
+
+validate-all: $(BUILD)/validate
+	@mkdir -p docs/validation
+	$(BUILD)/validate --threads 2 --all

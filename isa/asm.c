@@ -1,4 +1,9 @@
-/* asm.c - see asm.h.
+/* asm.c - see asm.h.  The assembler's driver: the token stream and its
+ * error recovery, the structure of a module (top-level directives) and of an
+ * entry (parameters, body, labels, label fix-ups), and finishing the Program
+ * (launches against their entries, the .define table).  Expressions,
+ * declarations, instructions and host directives live in asm_expr.c,
+ * asm_decl.c, asm_instr.c and asm_host.c (asm_internal.h lists them).
  *
  * One pass over the tokens builds the Program; a quiet prescan first finds
  * every `.define` so names can be used before their definition and cycles
@@ -10,12 +15,12 @@
 #include "asm.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm_internal.h"
 #include "cfg.h"
 #include "backend.h"
 #include "isa_mods.h"
@@ -23,81 +28,23 @@
 #include "strmap.h"
 #include "suggest.h"
 
-enum {
-    MAX_REGS = 65000,         /* per entry; REG_NONE must stay out of range */
-    MAX_EXPR_DEPTH = 200,
-    MAX_PARTS = 12,           /* dot-separated words in one opcode */
-    MAX_CODE = 1 << 22,       /* instructions per entry */
-};
-#define MAX_BUFFER_BYTES (1ull << 32)
-
-typedef struct DefSlot {
-    char *name;
-    size_t pos;               /* byte offset of the value expression */
-    int line, col;            /* of the .define directive */
-    int vline, vcol;          /* of the value */
-    int state;                /* 0 new, 1 evaluating, 2 done */
-    int ok;
-    int64_t value;
-    const char *override;     /* -D text, or NULL */
-} DefSlot;
-
-typedef struct Fixup { int pc, slot; char *name; int line, col; } Fixup;
-typedef struct PendingLaunch { char *entry; int line, col; } PendingLaunch;
-
-typedef struct Asm {
-    const char *file;
-    const char *src;
-    size_t len;
-    DiagList *dl;
-    Lexer lx;
-    Token la[3];
-    int nla;
-    int line_mode;            /* host directive: a token starting a line is EOL */
-    int depth;                /* expression recursion */
-    Program *p;
-    const AsmOptions *opt;
-
-    DefSlot *defs; int ndefs;
-    StrMap defmap, entrymap, bufmap, modvars;
-    int *def_stack; int ndef_stack;
-    int stale_errors;         /* uses of a .define whose error is already reported */
-
-    /* the entry being assembled */
-    Entry *e;
-    int entry_index;
-    StrMap regmap, predmap, labelmap, entryvars, parammap;
-    int capcode, capregs, cappreds, caplabels;
-    Fixup *fix; int nfix, capfix;
-    uint32_t module_shared;   /* bytes of module-scope .shared */
-    uint32_t module_local;
-
-    PendingLaunch *pend; int npend;
-    int capvars, capbuf, caplaunch, capcheck, capentries;
-} Asm;
-
 /* ---- small utilities ------------------------------------------------------ */
-static void *xrealloc(void *p, size_t n)
+void *asm_xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
     if (!p) abort();
     return p;
 }
 
-#define GROW(arr, n, cap) do { \
-        if ((n) >= (cap)) { (cap) = (cap) ? (cap) * 2 : 8; \
-            (arr) = xrealloc((arr), (size_t)(cap) * sizeof *(arr)); } \
-    } while (0)
-
-static char *xstrndup(const char *s, size_t n)
+char *asm_xstrndup(const char *s, size_t n)
 {
-    char *d = xrealloc(NULL, n + 1);
+    char *d = asm_xrealloc(NULL, n + 1);
     memcpy(d, s, n);
     d[n] = '\0';
     return d;
 }
 
-static int tok_is(const Token *t, const char *s)
+int asm_tok_is(const Token *t, const char *s)
 {
     return (int)strlen(s) == t->len && memcmp(t->s, s, (size_t)t->len) == 0;
 }
@@ -108,8 +55,7 @@ static const char *line_of(const Asm *A, const Token *t)
     return lex_line_start(&A->lx, t->s);
 }
 
-static void err(Asm *A, const Token *t, const char *fmt, ...) DIAG_PRINTF(3, 4);
-static void err(Asm *A, const Token *t, const char *fmt, ...)
+void asm_err(Asm *A, const Token *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -121,7 +67,7 @@ static void err(Asm *A, const Token *t, const char *fmt, ...)
 }
 
 /* What a token looks like in a message: its text, at most 40 characters. */
-static const char *show(const Token *t, char *buf, size_t n)
+const char *asm_show(const Token *t, char *buf, size_t n)
 {
     if (t->kind == TOK_EOF) return "end of file";
     if (t->kind == TOK_EOL) return "end of line";
@@ -138,7 +84,7 @@ static Token *peek_raw(Asm *A, int k)
     return &A->la[k];
 }
 
-static Token peek_n(Asm *A, int k)
+Token asm_peek_n(Asm *A, int k)
 {
     Token t = *peek_raw(A, k);
     if (A->line_mode && t.bol && t.kind != TOK_EOF) {
@@ -155,11 +101,11 @@ static Token peek_n(Asm *A, int k)
     return t;
 }
 
-static Token peek(Asm *A) { return peek_n(A, 0); }
+Token asm_peek(Asm *A) { return asm_peek_n(A, 0); }
 
-static Token next(Asm *A)
+Token asm_next(Asm *A)
 {
-    Token t = peek(A);
+    Token t = asm_peek(A);
     if (t.kind == TOK_EOL || t.kind == TOK_EOF) return t;
     memmove(A->la, A->la + 1, (size_t)(A->nla - 1) * sizeof A->la[0]);
     A->nla--;
@@ -177,1257 +123,58 @@ static Token next_raw(Asm *A)
     return t;
 }
 
-static int is_punct(const Token *t, int c) { return t->kind == TOK_PUNCT && t->punct == c; }
+int asm_is_punct(const Token *t, int c) { return t->kind == TOK_PUNCT && t->punct == c; }
 
-static int accept(Asm *A, int c)
+int asm_accept(Asm *A, int c)
 {
-    Token t = peek(A);
-    if (is_punct(&t, c)) { next(A); return 1; }
+    Token t = asm_peek(A);
+    if (asm_is_punct(&t, c)) { asm_next(A); return 1; }
     return 0;
 }
 
-static int expect(Asm *A, int c, const char *context)
+int asm_expect(Asm *A, int c, const char *context)
 {
-    Token t = peek(A);
-    if (is_punct(&t, c)) { next(A); return 0; }
+    Token t = asm_peek(A);
+    if (asm_is_punct(&t, c)) { asm_next(A); return 0; }
     char b[64];
-    if (t.kind != TOK_ERROR) err(A, &t, "expected '%c' %s, got %s", c, context, show(&t, b, sizeof b));
+    if (t.kind != TOK_ERROR) asm_err(A, &t, "expected '%c' %s, got %s", c, context, asm_show(&t, b, sizeof b));
     return -1;
 }
 
 /* Error recovery: skip to just past the next ';' (stopping before the '}'
  * that closes the entry, or at EOF), or in line mode to the end of the line.
  * Braces opened inside the statement ({%f1, %f2}, = {1, 2}) are skipped. */
-static void skip_statement(Asm *A)
+void asm_skip_statement(Asm *A)
 {
     for (int depth = 0;;) {
-        Token t = peek(A);
+        Token t = asm_peek(A);
         if (t.kind == TOK_EOF || t.kind == TOK_EOL) return;
-        if (is_punct(&t, '}') && depth-- == 0) return;
-        if (is_punct(&t, '{')) depth++;
-        next(A);
-        if (is_punct(&t, ';')) return;
+        if (asm_is_punct(&t, '}') && depth-- == 0) return;
+        if (asm_is_punct(&t, '{')) depth++;
+        asm_next(A);
+        if (asm_is_punct(&t, ';')) return;
     }
 }
 
 /* After an error inside braces whose '{' is already consumed: skip past the
  * matching '}' (stopping before ';'), so the statement's own '}' is not taken
  * for the end of the entry. */
-static void skip_braces(Asm *A)
+void asm_skip_braces(Asm *A)
 {
     for (;;) {
-        Token t = peek(A);
-        if (t.kind == TOK_EOF || t.kind == TOK_EOL || is_punct(&t, ';')) return;
-        next(A);
-        if (is_punct(&t, '}')) return;
+        Token t = asm_peek(A);
+        if (t.kind == TOK_EOF || t.kind == TOK_EOL || asm_is_punct(&t, ';')) return;
+        asm_next(A);
+        if (asm_is_punct(&t, '}')) return;
     }
 }
 
-static void skip_line(Asm *A)
+void asm_skip_line(Asm *A)
 {
     int saved = A->line_mode;
     A->line_mode = 1;
-    while (peek(A).kind != TOK_EOL && peek(A).kind != TOK_EOF) next(A);
+    while (asm_peek(A).kind != TOK_EOL && asm_peek(A).kind != TOK_EOF) asm_next(A);
     A->line_mode = saved;
-}
-
-/* ---- integer expressions --------------------------------------------------
- * 64-bit signed; overflow, division by zero and bad shifts are errors. */
-static int parse_expr(Asm *A, int64_t *out);
-static int define_value(Asm *A, int idx, const Token *use, int64_t *out);
-
-static int overflow(Asm *A, const Token *t)
-{
-    err(A, t, "integer overflow in expression");
-    return -1;
-}
-
-/* PTX's WARP_SZ is a run-time value (see parse_warp_sz), never part of an
- * expression. */
-static const char warp_sz_hint[] =
-    "WARP_SZ is the warp size at run time, not an assemble-time constant: compute with it in an "
-    "instruction (sub.u32 %r1, WARP_SZ, 1; shr.u32 %r2, WARP_SZ, 1)";
-
-static int parse_primary(Asm *A, int64_t *out)
-{
-    Token t = peek(A);
-    char b[64];
-    if (t.kind == TOK_INT) { next(A); *out = (int64_t)t.ival; return 0; }
-    if (is_punct(&t, '(')) {
-        next(A);
-        if (parse_expr(A, out)) return -1;
-        return expect(A, ')', "to close the expression");
-    }
-    if (t.kind == TOK_IDENT) {
-        next(A);
-        if (tok_is(&t, "min") || tok_is(&t, "max")) {
-            int64_t x, y;
-            if (expect(A, '(', "after min/max") || parse_expr(A, &x) || expect(A, ',', "between min/max arguments") ||
-                parse_expr(A, &y) || expect(A, ')', "after min/max arguments"))
-                return -1;
-            *out = tok_is(&t, "min") ? (x < y ? x : y) : (x > y ? x : y);
-            return 0;
-        }
-        int d = strmap_get(&A->defmap, t.s, t.len);
-        if (d >= 0) return define_value(A, d, &t, out);
-        if (tok_is(&t, "WARP_SZ")) { err(A, &t, "%s", warp_sz_hint); return -1; }
-        err(A, &t, "unknown name %s in expression (no .define gives it)", show(&t, b, sizeof b));
-        return -1;
-    }
-    if (t.kind == TOK_FLOAT) {
-        next(A);
-        err(A, &t, "floating-point number %s where an integer is expected", show(&t, b, sizeof b));
-        return -1;
-    }
-    if (t.kind != TOK_ERROR) err(A, &t, "expected an integer expression, got %s", show(&t, b, sizeof b));
-    return -1;
-}
-
-static int parse_unary(Asm *A, int64_t *out)
-{
-    Token t = peek(A);
-    if (is_punct(&t, '-') || is_punct(&t, '~') || is_punct(&t, '+') || is_punct(&t, '!')) {
-        if (++A->depth > MAX_EXPR_DEPTH) { err(A, &t, "expression nested too deeply"); return -1; }
-        next(A);
-        int64_t v;
-        int rc = parse_unary(A, &v);
-        A->depth--;
-        if (rc) return -1;
-        if (t.punct == '-') { if (v == INT64_MIN) return overflow(A, &t); *out = -v; }
-        else if (t.punct == '~') *out = ~v;
-        else if (t.punct == '!') *out = !v;
-        else *out = v;
-        return 0;
-    }
-    if (is_punct(&t, '(')) {
-        if (++A->depth > MAX_EXPR_DEPTH) { err(A, &t, "expression nested too deeply"); return -1; }
-        int rc = parse_primary(A, out);
-        A->depth--;
-        return rc;
-    }
-    return parse_primary(A, out);
-}
-
-/* Binary operators by precedence level, lowest first. */
-static int prec_of(int punct)
-{
-    switch (punct) {
-    case '|': return 1;
-    case '^': return 2;
-    case '&': return 3;
-    case P_SHL: case P_SHR: return 4;
-    case '+': case '-': return 5;
-    case '*': case '/': case '%': return 6;
-    default: return 0;
-    }
-}
-
-static int apply(Asm *A, const Token *op, int64_t a, int64_t b, int64_t *out)
-{
-    switch (op->punct) {
-    case '|': *out = a | b; return 0;
-    case '^': *out = a ^ b; return 0;
-    case '&': *out = a & b; return 0;
-    case P_SHL:
-        if (b < 0 || b > 63) { err(A, op, "shift by %lld is out of range [0,63]", (long long)b); return -1; }
-        *out = (int64_t)((uint64_t)a << b);
-        return 0;
-    case P_SHR:
-        if (b < 0 || b > 63) { err(A, op, "shift by %lld is out of range [0,63]", (long long)b); return -1; }
-        *out = a >> b;
-        return 0;
-    case '+': if (__builtin_add_overflow(a, b, out)) return overflow(A, op); return 0;
-    case '-': if (__builtin_sub_overflow(a, b, out)) return overflow(A, op); return 0;
-    case '*': if (__builtin_mul_overflow(a, b, out)) return overflow(A, op); return 0;
-    case '/': case '%':
-        if (b == 0) { err(A, op, "division by zero in expression"); return -1; }
-        if (a == INT64_MIN && b == -1) return overflow(A, op);
-        *out = op->punct == '/' ? a / b : a % b;
-        return 0;
-    }
-    return -1;
-}
-
-static int parse_binary(Asm *A, int min_prec, int64_t *out)
-{
-    if (parse_unary(A, out)) return -1;
-    for (;;) {
-        Token op = peek(A);
-        int prec = op.kind == TOK_PUNCT ? prec_of(op.punct) : 0;
-        if (prec == 0 || prec < min_prec) return 0;
-        next(A);
-        int64_t rhs;
-        if (++A->depth > MAX_EXPR_DEPTH) { err(A, &op, "expression nested too deeply"); return -1; }
-        int rc = parse_binary(A, prec + 1, &rhs);
-        A->depth--;
-        if (rc || apply(A, &op, *out, rhs, out)) return -1;
-    }
-}
-
-static int parse_expr(Asm *A, int64_t *out) { return parse_binary(A, 1, out); }
-
-/* ---- .define ------------------------------------------------------------- */
-typedef struct LexState { Lexer lx; Token la[3]; int nla, line_mode; const char *file; } LexState;
-
-static void save_lex(Asm *A, LexState *s)
-{
-    s->lx = A->lx; memcpy(s->la, A->la, sizeof s->la); s->nla = A->nla; s->line_mode = A->line_mode;
-}
-
-static void restore_lex(Asm *A, const LexState *s)
-{
-    A->lx = s->lx; memcpy(A->la, s->la, sizeof s->la); A->nla = s->nla; A->line_mode = s->line_mode;
-}
-
-static int define_value(Asm *A, int idx, const Token *use, int64_t *out)
-{
-    DefSlot *d = &A->defs[idx];
-    if (d->state == 2) {
-        *out = d->value;
-        if (!d->ok) A->stale_errors++;
-        return d->ok ? 0 : -1;
-    }
-    if (d->state == 1) {
-        char chain[256] = "";
-        size_t n = 0;
-        int from = 0;
-        for (int i = 0; i < A->ndef_stack; i++) if (A->def_stack[i] == idx) { from = i; break; }
-        for (int i = from; i < A->ndef_stack && n < sizeof chain - 40; i++)
-            n += (size_t)snprintf(chain + n, sizeof chain - n, "%s -> ", A->defs[A->def_stack[i]].name);
-        snprintf(chain + n, sizeof chain - n, "%s", d->name);
-        err(A, use, ".define cycle: %s", chain);
-        return -1;
-    }
-    d->state = 1;
-    A->def_stack = xrealloc(A->def_stack, (size_t)(A->ndef_stack + 1) * sizeof *A->def_stack);
-    A->def_stack[A->ndef_stack++] = idx;
-
-    LexState saved;
-    save_lex(A, &saved);
-    int saved_depth = A->depth;
-    A->depth = 0;
-    if (d->override) lex_init(&A->lx, "-D", d->override, strlen(d->override), A->dl);
-    else {
-        lex_init(&A->lx, A->file, A->src, A->len, A->dl);
-        lex_seek(&A->lx, d->pos, d->vline, d->vcol);
-    }
-    A->lx.at_bol = 0;      /* the value's first token is not a new line */
-    A->nla = 0;
-    A->line_mode = 1;
-    int64_t v = 0;
-    Token first = peek(A);
-    int rc;
-    if (first.kind == TOK_EOL || first.kind == TOK_EOF) {
-        Token at = { .line = d->line, .col = d->col, .s = A->src + d->pos };
-        err(A, &at, ".define %s has no value", d->name);
-        rc = -1;
-    } else {
-        rc = parse_expr(A, &v);
-        Token t = peek(A);
-        if (!rc && t.kind != TOK_EOL && t.kind != TOK_EOF) {
-            char b[64];
-            err(A, &t, "unexpected %s after the value of .define %s", show(&t, b, sizeof b), d->name);
-            rc = -1;
-        }
-    }
-    restore_lex(A, &saved);
-    A->depth = saved_depth;
-    A->ndef_stack--;
-    d->state = 2;
-    d->ok = rc == 0;
-    d->value = v;
-    *out = v;
-    return rc;
-}
-
-/* The quiet prescan: find every `.define NAME` at the start of a line. */
-static void prescan_defines(Asm *A)
-{
-    Lexer lx;
-    lex_init(&lx, A->file, A->src, A->len, NULL);
-    for (;;) {
-        Token t = lex_next(&lx);
-        if (t.kind == TOK_EOF) break;
-        if (!(t.kind == TOK_DIRECTIVE && t.bol && tok_is(&t, ".define"))) continue;
-        size_t save_pos = lx.pos;
-        int sl = lx.line, sc = lx.col;
-        Token name = lex_next(&lx);
-        if (name.kind != TOK_IDENT || name.bol) { lex_seek(&lx, save_pos, sl, sc); lx.at_bol = 0; continue; }
-        if (strmap_get(&A->defmap, name.s, name.len) >= 0) continue;  /* duplicate: main pass reports */
-        A->defs = xrealloc(A->defs, (size_t)(A->ndefs + 1) * sizeof *A->defs);
-        DefSlot *d = &A->defs[A->ndefs];
-        memset(d, 0, sizeof *d);
-        d->name = xstrndup(name.s, (size_t)name.len);
-        d->pos = lx.pos;
-        d->line = t.line; d->col = t.col;
-        d->vline = lx.line; d->vcol = lx.col;
-        strmap_put(&A->defmap, name.s, name.len, A->ndefs);
-        A->ndefs++;
-    }
-}
-
-static void apply_overrides(Asm *A)
-{
-    if (!A->opt) return;
-    for (int i = 0; i < A->opt->ndefines; i++) {
-        const AsmDefine *o = &A->opt->defines[i];
-        int d = strmap_get(&A->defmap, o->name, (int)strlen(o->name));
-        if (d < 0) {
-            const char *near = NULL;
-            if (A->ndefs) near = suggest_best(o->name, A->defs, (size_t)A->ndefs, sizeof *A->defs);
-            diag_add(A->dl, "-D", 0, 0, NULL, "%s: %s has no .define %s%s%s%s", o->name, A->file, o->name,
-                     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-            continue;
-        }
-        A->defs[d].override = o->value;
-    }
-}
-
-/* ---- registers -------------------------------------------------------------- */
-/* Width of an undeclared register from nvcc's naming convention. */
-static int conventional_bits(const char *name, int len)
-{
-    int n = len;
-    while (n > 1 && name[n - 1] >= '0' && name[n - 1] <= '9') n--;
-    if (n == len && len > 1) {
-        /* no number: only a bare convention prefix like %r in .reg %r<9> */
-    }
-    char pre[8];
-    if (n - 1 <= 0 || n - 1 >= (int)sizeof pre) return 0;
-    memcpy(pre, name + 1, (size_t)(n - 1));
-    pre[n - 1] = '\0';
-    if (n == len) return 0;               /* %foo: must be declared */
-    if (!strcmp(pre, "p")) return 1;
-    if (!strcmp(pre, "r") || !strcmp(pre, "f")) return 32;
-    if (!strcmp(pre, "rd") || !strcmp(pre, "fd")) return 64;
-    if (!strcmp(pre, "rs") || !strcmp(pre, "h") || !strcmp(pre, "rc")) return 16;
-    return 0;
-}
-
-static int add_reg(Asm *A, const char *name, int len, int bits, DataType type)
-{
-    Entry *e = A->e;
-    if (bits == 1) {
-        GROW(e->preds, e->npreds, A->cappreds);
-        e->preds[e->npreds] = (RegInfo){ xstrndup(name, (size_t)len), 1, (uint8_t)type, 0 };
-        strmap_put(&A->predmap, name, len, e->npreds);
-        return e->npreds++;
-    }
-    GROW(e->regs, e->nregs, A->capregs);
-    e->regs[e->nregs] = (RegInfo){ xstrndup(name, (size_t)len), (uint8_t)bits, (uint8_t)type, 0 };
-    strmap_put(&A->regmap, name, len, e->nregs);
-    return e->nregs++;
-}
-
-/* Resolve a register token. Returns the index; *is_pred says which file.
- * -1 after an error. */
-static int lookup_reg(Asm *A, const Token *t, int *is_pred)
-{
-    int i = strmap_get(&A->predmap, t->s, t->len);
-    if (i >= 0) { *is_pred = 1; A->e->preds[i].used = 1; return i; }
-    i = strmap_get(&A->regmap, t->s, t->len);
-    if (i >= 0) { *is_pred = 0; A->e->regs[i].used = 1; return i; }
-    int bits = conventional_bits(t->s, t->len);
-    char b[64];
-    if (!bits) {
-        err(A, t, "undeclared register %s (declare it with .reg, or use nvcc's names "
-                  "%%r %%rd %%f %%fd %%p %%rs followed by a number)", show(t, b, sizeof b));
-        return -1;
-    }
-    if (A->e->nregs + A->e->npreds >= MAX_REGS) { err(A, t, "too many registers in one entry (limit %d)", MAX_REGS); return -1; }
-    *is_pred = bits == 1;
-    i = add_reg(A, t->s, t->len, bits, T_NONE);
-    if (bits == 1) A->e->preds[i].used = 1; else A->e->regs[i].used = 1;
-    return i;
-}
-
-static int sreg_lookup(const Token *t)
-{
-    for (int s = 0; s < SR_COUNT; s++)
-        if (tok_is(t, isa_sreg_names[s])) return s;
-    return -1;
-}
-
-/* .reg .TYPE %a, %b<4>, ...; */
-static void parse_reg_decl(Asm *A)
-{
-    Token ty = next(A);
-    char b[64];
-    DataType type = ty.kind == TOK_DIRECTIVE ? isa_type_lookup(ty.s + 1, ty.len - 1) : T_NONE;
-    if (type == T_NONE) {
-        err(A, &ty, "expected a type after .reg (.b32, .u64, .f32, .pred ...), got %s", show(&ty, b, sizeof b));
-        skip_statement(A);
-        return;
-    }
-    int bits = isa_type_bits(type);
-    if (bits == 8) bits = 16;   /* PTX keeps 8-bit registers in 16 bits */
-    for (;;) {
-        Token name = next(A);
-        if (name.kind != TOK_REG) {
-            err(A, &name, "expected a register name after .reg, got %s", show(&name, b, sizeof b));
-            skip_statement(A);
-            return;
-        }
-        int64_t count = -1;
-        if (accept(A, '<')) {
-            Token ct = peek(A);
-            if (parse_expr(A, &count) || expect(A, '>', "after the register count")) { skip_statement(A); return; }
-            if (count < 0 || count > MAX_REGS - A->e->nregs - A->e->npreds) {
-                err(A, &ct, "register count %lld is out of range [0,%d]", (long long)count, MAX_REGS);
-                skip_statement(A);
-                return;
-            }
-        }
-        if (count < 0) {
-            if (sreg_lookup(&name) >= 0) err(A, &name, "%s is a special register", show(&name, b, sizeof b));
-            else if (strmap_get(&A->regmap, name.s, name.len) >= 0 || strmap_get(&A->predmap, name.s, name.len) >= 0)
-                err(A, &name, "register %s declared twice", show(&name, b, sizeof b));
-            else add_reg(A, name.s, name.len, bits, type);
-        } else {
-            char nm[1100];
-            for (int64_t i = 0; i < count; i++) {
-                int n = snprintf(nm, sizeof nm, "%.*s%lld", name.len, name.s, (long long)i);
-                if (strmap_get(&A->regmap, nm, n) < 0 && strmap_get(&A->predmap, nm, n) < 0)
-                    add_reg(A, nm, n, bits, type);
-            }
-        }
-        if (accept(A, ',')) continue;
-        if (expect(A, ';', "after the .reg declaration")) skip_statement(A);
-        return;
-    }
-}
-
-/* ---- variables (.shared, .const, .local) --------------------------------- */
-static uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
-
-static int parse_const_init(Asm *A, Var *v, uint8_t *image)
-{
-    int esize = isa_type_bits((DataType)v->type) / 8;
-    uint32_t nelem = esize ? v->size / (uint32_t)esize : 0;
-    int braces = accept(A, '{');
-    for (uint32_t i = 0;; i++) {
-        Token t = peek(A);
-        char b[64];
-        int neg = 0;
-        if (is_punct(&t, '-')) { neg = 1; next(A); t = peek(A); }
-        if (t.kind != TOK_INT && t.kind != TOK_FLOAT) {
-            err(A, &t, "expected a number in the initializer of %s, got %s", v->name, show(&t, b, sizeof b));
-            return -1;
-        }
-        next(A);
-        if (i >= nelem) { err(A, &t, "too many initializers for %s (%u elements)", v->name, nelem); return -1; }
-        uint8_t *dst = image + v->offset + i * (uint32_t)esize;
-        if (v->type == T_F32) {
-            float f = t.kind == TOK_FLOAT ? (float)t.fval : (float)t.ival;
-            if (neg) f = -f;
-            memcpy(dst, &f, 4);
-        } else if (v->type == T_F64) {
-            double d = t.kind == TOK_FLOAT ? t.fval : (double)t.ival;
-            if (neg) d = -d;
-            memcpy(dst, &d, 8);
-        } else {
-            if (t.kind == TOK_FLOAT) { err(A, &t, "floating-point initializer for integer array %s", v->name); return -1; }
-            uint64_t x = neg ? (uint64_t)0 - t.ival : t.ival;
-            /* as immediates: any value of the width, signed or unsigned */
-            if (esize < 8 && (neg ? t.ival > (1ull << (8 * esize - 1)) : t.ival >= (1ull << (8 * esize)))) {
-                err(A, &t, "initializer %s%llu does not fit in .%s", neg ? "-" : "", (unsigned long long)t.ival,
-                    isa_type_name((DataType)v->type));
-                return -1;
-            }
-            memcpy(dst, &x, (size_t)esize);   /* little-endian host, as the simulated GPU */
-        }
-        if (!braces) return 0;
-        if (accept(A, ',')) continue;
-        return expect(A, '}', "to close the initializer");
-    }
-}
-
-/* .shared/.const/.local [.align N] .TYPE name[N][M]... [= {...}] ; */
-static void parse_var_decl(Asm *A, const Token *dir, int is_extern)
-{
-    Space space = tok_is(dir, ".shared") ? SP_SHARED : tok_is(dir, ".const") ? SP_CONST
-                : tok_is(dir, ".local") ? SP_LOCAL : SP_GLOBAL;
-    char b[64];
-    if (space == SP_GLOBAL) {
-        err(A, dir, ".global variables are not supported: declare device memory with .buffer");
-        skip_statement(A);
-        return;
-    }
-    uint32_t align = 0;
-    Token t = next(A);
-    if (t.kind == TOK_DIRECTIVE && tok_is(&t, ".align")) {
-        int64_t a;
-        Token at = peek(A);
-        if (parse_expr(A, &a)) { skip_statement(A); return; }
-        if (a <= 0 || a > 4096 || (a & (a - 1))) {
-            err(A, &at, ".align %lld is not a power of two in [1,4096]", (long long)a);
-            skip_statement(A);
-            return;
-        }
-        align = (uint32_t)a;
-        t = next(A);
-    }
-    DataType type = t.kind == TOK_DIRECTIVE ? isa_type_lookup(t.s + 1, t.len - 1) : T_NONE;
-    if (type == T_NONE || type == T_PRED) {
-        err(A, &t, "expected an element type (.b8, .u32, .f32 ...), got %s", show(&t, b, sizeof b));
-        skip_statement(A);
-        return;
-    }
-    Token name = next(A);
-    if (name.kind != TOK_IDENT) {
-        err(A, &name, "expected a variable name, got %s", show(&name, b, sizeof b));
-        skip_statement(A);
-        return;
-    }
-    uint64_t count = 1;
-    while (accept(A, '[')) {
-        Token ct = peek(A);
-        if (is_punct(&ct, ']')) {
-            if (is_extern) err(A, &ct, "dynamic shared memory (.extern .shared with []) is not supported yet; give the array a size");
-            else err(A, &ct, "array %.*s needs a size", name.len, name.s);
-            skip_statement(A);
-            return;
-        }
-        int64_t n;
-        if (parse_expr(A, &n) || expect(A, ']', "after the array size")) { skip_statement(A); return; }
-        if (n <= 0 || (uint64_t)n > (1ull << 31) / count) {
-            err(A, &ct, "array size %lld is out of range [1,2^31]", (long long)n);
-            skip_statement(A);
-            return;
-        }
-        count *= (uint64_t)n;
-    }
-    int esize = isa_type_bits(type) / 8;
-    if (!align) align = (uint32_t)esize;
-    uint64_t size = count * (uint64_t)esize;
-    if (size > (1ull << 30)) { err(A, &name, "variable %.*s is larger than 1 GiB", name.len, name.s); skip_statement(A); return; }
-
-    Program *p = A->p;
-    StrMap *scope = A->e ? &A->entryvars : &A->modvars;
-    if (strmap_get(scope, name.s, name.len) >= 0 || (A->e && strmap_get(&A->parammap, name.s, name.len) >= 0)) {
-        err(A, &name, "%s is declared twice", show(&name, b, sizeof b));
-        skip_statement(A);
-        return;
-    }
-    GROW(p->vars, p->nvars, A->capvars);
-    Var *v = &p->vars[p->nvars];
-    memset(v, 0, sizeof *v);
-    v->name = xstrndup(name.s, (size_t)name.len);
-    v->space = (uint8_t)space;
-    v->type = (uint8_t)type;
-    v->entry = A->e ? A->entry_index : -1;
-    v->align = align;
-    v->size = (uint32_t)size;
-    v->line = name.line;
-    v->col = name.col;
-    if (space == SP_CONST) {
-        v->offset = align_up(p->const_bytes, align);
-        uint32_t end = v->offset + v->size;
-        if (end > (64u << 20)) { err(A, &name, "constant memory exceeds 64 MiB"); skip_statement(A); v->offset = 0; return; }
-        p->const_data = xrealloc(p->const_data, end);
-        memset(p->const_data + p->const_bytes, 0, end - p->const_bytes);
-        p->const_bytes = end;
-    } else if (space == SP_SHARED) {
-        uint32_t *top = A->e ? &A->e->shared_bytes : &A->module_shared;
-        v->offset = align_up(*top, align);
-        *top = v->offset + v->size;
-    } else {
-        uint32_t *top = A->e ? &A->e->local_bytes : &A->module_local;
-        v->offset = align_up(*top, align);
-        *top = v->offset + v->size;
-    }
-    strmap_put(scope, name.s, name.len, p->nvars);
-    p->nvars++;
-    if (accept(A, '=')) {
-        if (space != SP_CONST) { Token at = peek(A); err(A, &at, "only .const variables can have an initializer"); skip_statement(A); return; }
-        Token open = peek(A);
-        if (parse_const_init(A, v, p->const_data)) {
-            if (is_punct(&open, '{')) skip_braces(A);
-            skip_statement(A);
-            return;
-        }
-    }
-    if (expect(A, ';', "after the variable declaration")) skip_statement(A);
-}
-
-static int lookup_var(Asm *A, const Token *t)
-{
-    int i = A->e ? strmap_get(&A->entryvars, t->s, t->len) : -1;
-    if (i < 0) i = strmap_get(&A->modvars, t->s, t->len);
-    return i;
-}
-
-/* ---- opcodes and modifiers ------------------------------------------------ */
-static int find_mnemonic(const char *s, int len)
-{
-    for (int op = 0; op < OP_COUNT; op++)
-        if ((int)strlen(isa_ops[op].mnemonic) == len && memcmp(isa_ops[op].mnemonic, s, (size_t)len) == 0)
-            return op;
-    return -1;
-}
-
-static void set_field(Instr *in, const ModInfo *m)
-{
-    switch ((ModField)m->field) {
-    case MF_SPACE: in->space = (uint8_t)m->value; break;
-    case MF_CACHE: in->cache = (uint8_t)m->value; break;
-    case MF_VEC:   in->vec = (uint8_t)m->value; break;
-    case MF_RND:   in->rnd = (uint8_t)m->value; break;
-    case MF_MUL:   in->mul = (uint8_t)m->value; break;
-    case MF_CMP:   in->cmp = (uint8_t)m->value; break;
-    case MF_BOOL:  in->boolop = (uint8_t)m->value; break;
-    case MF_SUB:   in->sub = (uint8_t)m->value; break;
-    case MF_LEVEL: in->level = (uint8_t)m->value; break;
-    case MF_SEM:   in->sem = (uint8_t)m->value; break;
-    case MF_FLAG:  in->flags |= m->value; break;
-    }
-}
-
-static int field_is_set(const Instr *in, const ModInfo *m)
-{
-    ModSlot s = { m->field, m->field == MF_FLAG ? m->value : 0 };
-    if (m->field == MF_FLAG && (m->value == IF_APPROX || m->value == IF_FULL))
-        return (in->flags & (IF_APPROX | IF_FULL)) != 0;
-    return isa_mod_get(in, s) != 0;
-}
-
-/* Suggest a modifier or type valid for this opcode. */
-static const char *suggest_mod(const char *word, const OpInfo *o)
-{
-    const char *cands[128];
-    size_t n = 0;
-    for (int i = 0; i < isa_nmods && n < 100; i++)
-        if (isa_mods[i].cls & o->mods) cands[n++] = isa_mods[i].name;
-    for (int t = 1; t < T_COUNT && n < 128; t++)
-        if (o->types & TMASK(t)) cands[n++] = isa_type_name((DataType)t);
-    return suggest_best(word, cands, n, sizeof cands[0]);
-}
-
-static const char *suggest_op(const char *word)
-{
-    const char *cands[OP_COUNT];
-    for (int op = 0; op < OP_COUNT; op++) cands[op] = isa_ops[op].mnemonic;
-    return suggest_best(word, cands, OP_COUNT, sizeof cands[0]);
-}
-
-static void types_list(uint32_t mask, char *buf, size_t n)
-{
-    size_t k = 0;
-    buf[0] = '\0';
-    for (int t = 1; t < T_COUNT && k + 8 < n; t++)
-        if (mask & TMASK(t)) k += (size_t)snprintf(buf + k, n - k, "%s.%s", k ? " " : "", isa_type_name((DataType)t));
-}
-
-/* Split the opcode word, match the longest mnemonic, then apply modifiers
- * and types. Returns 0 or -1 (error reported). */
-static int decode_mnemonic(Asm *A, const Token *t, Instr *in)
-{
-    const char *part[MAX_PARTS];
-    int plen[MAX_PARTS], np = 0;
-    for (int i = 0; i < t->len;) {
-        int j = i;
-        while (j < t->len && t->s[j] != '.') j++;
-        if (np == MAX_PARTS) { err(A, t, "too many modifiers in '%.*s'", t->len, t->s); return -1; }
-        part[np] = t->s + i; plen[np] = j - i; np++;
-        i = j + 1;
-    }
-    int op = -1, used = 0;
-    for (int k = np < 3 ? np : 3; k >= 1 && op < 0; k--) {
-        int len = (int)(part[k - 1] + plen[k - 1] - t->s);
-        op = find_mnemonic(t->s, len);
-        if (op >= 0) used = k;
-    }
-    if (op < 0) {
-        char word[64];
-        snprintf(word, sizeof word, "%.*s", plen[0] < 60 ? plen[0] : 60, t->s);
-        const char *near = suggest_op(word);
-        if (near) err(A, t, "unknown opcode '%s' (did you mean '%s'?)", word, near);
-        else err(A, t, "unknown opcode '%s'", word);
-        return -1;
-    }
-    const OpInfo *o = &isa_ops[op];
-    in->op = (uint8_t)op;
-    DataType ty[3];
-    int nty = 0;
-    for (int i = used; i < np; i++) {
-        char word[64];
-        int wl = plen[i];
-        /* .shared::cta and .shared::cluster name the CTA's shared window */
-        if (wl > 5 && memcmp(part[i], "shared::", 8 < wl ? 8 : (size_t)wl) == 0) wl = 6;
-        snprintf(word, sizeof word, "%.*s", wl < 60 ? wl : 60, part[i]);
-        DataType tt = isa_type_lookup(word, (int)strlen(word));
-        if (tt != T_NONE) {
-            if (nty < 3) ty[nty] = tt;
-            nty++;
-            continue;
-        }
-        const ModInfo *m = NULL;
-        int known = 0;
-        for (int k = 0; k < isa_nmods; k++) {
-            if (strcmp(isa_mods[k].name, word) != 0) continue;
-            known = 1;
-            if (isa_mods[k].cls & o->mods) { m = &isa_mods[k]; break; }
-        }
-        if (!m) {
-            if (known) err(A, t, "'.%s' is not a modifier of %s", word, o->mnemonic);
-            else {
-                const char *near = suggest_mod(word, o);
-                if (near) err(A, t, "unknown modifier '.%s' in %s (did you mean '.%s'?)", word, o->mnemonic, near);
-                else err(A, t, "unknown modifier '.%s' in %s", word, o->mnemonic);
-            }
-            return -1;
-        }
-        if (field_is_set(in, m)) { err(A, t, "'.%s' conflicts with an earlier modifier of %s", word, o->mnemonic); return -1; }
-        set_field(in, m);
-    }
-    int want = o->types == 0 ? 0 : op == OP_CVT ? 2 : 1;
-    char allowed[200];
-    types_list(o->types, allowed, sizeof allowed);
-    if (nty != want) {
-        if (want == 0) err(A, t, "%s takes no type suffix", o->mnemonic);
-        else if (want == 2) err(A, t, "cvt needs two types, destination then source (cvt.f32.s32)");
-        else if (nty == 0) err(A, t, "%s needs a type suffix (one of %s)", o->mnemonic, allowed);
-        else err(A, t, "%s takes one type suffix, got %d", o->mnemonic, nty);
-        return -1;
-    }
-    for (int i = 0; i < nty; i++) {
-        if (!(o->types & TMASK(ty[i]))) {
-            err(A, t, "%s does not take .%s (it takes %s)", o->mnemonic, isa_type_name(ty[i]), allowed);
-            return -1;
-        }
-    }
-    if (nty >= 1) in->type = (uint8_t)ty[0];
-    if (nty == 2) in->stype = (uint8_t)ty[1];
-    return 0;
-}
-
-/* Rules the table cannot say: required modifiers and combinations. */
-static int check_modifiers(Asm *A, const Token *t, Instr *in)
-{
-    const char *mn = isa_ops[in->op].mnemonic;
-    TypeKind k = isa_type_kind((DataType)in->type);
-    int bits = isa_type_bits((DataType)in->type);
-    switch ((Opcode)in->op) {
-    case OP_MUL: case OP_MAD:
-        if (k == TK_FLOAT) {
-            if (in->mul) { err(A, t, "%s.%s takes no .lo/.hi/.wide", mn, isa_type_name((DataType)in->type)); return -1; }
-        } else {
-            if (!in->mul) { err(A, t, "integer %s needs .lo, .hi or .wide (%s.lo.%s)", mn, mn, isa_type_name((DataType)in->type)); return -1; }
-            if (in->mul == MUL_WIDE && bits > 32) { err(A, t, "%s.wide takes 16- or 32-bit types", mn); return -1; }
-            if (in->rnd || (in->flags & IF_FTZ)) { err(A, t, "rounding and .ftz apply to floating-point %s only", mn); return -1; }
-        }
-        break;
-    case OP_FMA:
-        if (in->rnd < RND_RN || in->rnd > RND_RP) { err(A, t, "fma needs a rounding modifier (.rn, .rz, .rm or .rp)"); return -1; }
-        break;
-    case OP_SETP:
-        if (!in->cmp) { err(A, t, "setp needs a comparison (.eq .ne .lt .le .gt .ge, .lo .ls .hi .hs, .equ ... .nan)"); return -1; }
-        if (in->cmp >= CMP_LO && in->cmp <= CMP_HS && k == TK_FLOAT) { err(A, t, "unsigned comparisons (.lo .ls .hi .hs) are for integers"); return -1; }
-        if (in->cmp >= CMP_EQU && k != TK_FLOAT) { err(A, t, "unordered comparisons (.equ ... .nan) are for floating point"); return -1; }
-        break;
-    case OP_VOTE:
-        if (!in->sub) { err(A, t, "vote.sync needs .all, .any, .uni or .ballot"); return -1; }
-        if ((in->sub == VOTE_BALLOT) != (in->type == T_B32)) {
-            err(A, t, in->sub == VOTE_BALLOT ? "vote.sync.ballot needs .b32" : "vote.sync.all/.any/.uni need .pred");
-            return -1;
-        }
-        break;
-    case OP_SHFL:
-        if (!in->sub) { err(A, t, "shfl.sync needs .up, .down, .bfly or .idx"); return -1; }
-        break;
-    case OP_ATOM: case OP_RED:
-        if (!in->sub) { err(A, t, "%s needs an operation (.add .min .max .inc .dec .exch .cas .and .or .xor)", mn); return -1; }
-        if (in->op == OP_RED && in->sub == ATOM_CAS) { err(A, t, "red has no .cas; use atom.cas"); return -1; }
-        if (in->space != SP_NONE && in->space != SP_GLOBAL && in->space != SP_SHARED) {
-            err(A, t, "%s works on .global or .shared memory", mn);
-            return -1;
-        }
-        if (k == TK_FLOAT && in->sub != ATOM_ADD && in->sub != ATOM_EXCH && in->sub != ATOM_MIN && in->sub != ATOM_MAX) {
-            err(A, t, "%s on floating point supports .add .exch .min .max", mn);
-            return -1;
-        }
-        if ((in->sub == ATOM_AND || in->sub == ATOM_OR || in->sub == ATOM_XOR || in->sub == ATOM_EXCH || in->sub == ATOM_CAS) && k == TK_SINT) {
-            err(A, t, "%s.%s takes .b types", mn, in->sub == ATOM_CAS ? "cas" : "bitwise/exch");
-            return -1;
-        }
-        break;
-    case OP_ST:
-        if (in->space == SP_CONST || in->space == SP_PARAM) { err(A, t, "cannot store to %s memory", in->space == SP_CONST ? ".const" : ".param"); return -1; }
-        break;
-    case OP_CVTA:
-        if (in->space == SP_NONE || in->space == SP_PARAM) { err(A, t, "cvta needs a state space (.global .shared .local .const)"); return -1; }
-        break;
-    case OP_CVT:
-        if (in->rnd >= RND_RNI && isa_type_kind((DataType)in->stype) != TK_FLOAT) {
-            err(A, t, "integer rounding (.rni .rzi .rmi .rpi) needs a floating-point source");
-            return -1;
-        }
-        break;
-    default: break;
-    }
-    if (in->vec > 1 && in->space == SP_PARAM) { err(A, t, "vector access to .param space is not supported"); return -1; }
-    return 0;
-}
-
-/* ---- operands --------------------------------------------------------------- */
-/* The type an operand slot holds (immediates are converted to it). */
-static DataType slot_type(const Instr *in, int slot)
-{
-    if (isa_operand_bits(in, slot) == 1) return T_PRED;
-    switch ((Format)isa_ops[in->op].format) {
-    case FMT_BAR: case FMT_MASK: case FMT_SHFL: return T_B32;
-    case FMT_VOTE: return slot == 0 ? (DataType)in->type : T_B32;
-    default: break;
-    }
-    if (in->op == OP_CVT && slot == 1) return (DataType)in->stype;
-    if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return T_U32;
-    if ((in->op == OP_POPC || in->op == OP_CLZ) && slot == 0) return T_U32;
-    if (in->mul == MUL_WIDE && isa_operand_bits(in, slot) > isa_type_bits((DataType)in->type))
-        return (DataType)(in->type + 1);   /* mad.wide's c: u16->u32, s32->s64 (ISA_TYPES order) */
-    return (DataType)in->type;
-}
-
-static const char *opname(const Instr *in) { return isa_ops[in->op].mnemonic; }
-
-static int check_reg_width(Asm *A, const Token *t, const Instr *in, int slot, int idx, int is_pred)
-{
-    int need = isa_operand_bits(in, slot);
-    char b[64];
-    if (need == 1 && !is_pred) {
-        err(A, t, "%s needs a predicate here, but %s is a %d-bit register", opname(in), show(t, b, sizeof b), A->e->regs[idx].bits);
-        return -1;
-    }
-    if (need != 1 && is_pred) {
-        err(A, t, "%s is a predicate; %s needs a %d-bit register here", show(t, b, sizeof b), opname(in), need ? need : 32);
-        return -1;
-    }
-    if (is_pred || need == 0 || need <= 16) return 0;
-    int have = A->e->regs[idx].bits;
-    if (have != need) {
-        err(A, t, "%s is a %d-bit register; %s%s.%s needs a %d-bit register here", show(t, b, sizeof b), have,
-            opname(in), in->mul == MUL_WIDE ? ".wide" : "",
-            isa_type_name(in->mul == MUL_WIDE ? (DataType)in->type : slot_type(in, slot)), need);
-        return -1;
-    }
-    return 0;
-}
-
-/* A register operand (destination or source). */
-static int parse_reg(Asm *A, Instr *in, int slot, Operand *o)
-{
-    Token t = next(A);
-    char b[64];
-    if (t.kind != TOK_REG) {
-        if (t.kind != TOK_ERROR) err(A, &t, "%s: expected a register, got %s", opname(in), show(&t, b, sizeof b));
-        return -1;
-    }
-    if (sreg_lookup(&t) >= 0) { err(A, &t, "%s: special register %s cannot be written", opname(in), show(&t, b, sizeof b)); return -1; }
-    int is_pred;
-    int idx = lookup_reg(A, &t, &is_pred);
-    if (idx < 0 || check_reg_width(A, &t, in, slot, idx, is_pred)) return -1;
-    o->kind = is_pred ? OPD_PRED : OPD_REG;
-    o->r[0] = (uint16_t)idx;
-    return 0;
-}
-
-static int imm_to_slot(Asm *A, const Token *t, const Instr *in, int slot, Operand *o, int is_float, double f, int64_t v, int f32_exact)
-{
-    DataType ty = slot_type(in, slot);
-    o->kind = OPD_IMM;
-    if (ty == T_PRED) { err(A, t, "%s: a predicate operand cannot be an immediate", opname(in)); return -1; }
-    if (isa_type_kind(ty) == TK_FLOAT) {
-        double d = is_float ? f : (double)v;
-        if (ty == T_F32) {
-            float x = (float)d;
-            uint32_t bits;
-            if (f32_exact) bits = (uint32_t)v; else memcpy(&bits, &x, 4);
-            o->imm = bits;
-        } else {
-            if (f32_exact) { uint32_t b32 = (uint32_t)v; float x; memcpy(&x, &b32, 4); d = x; }
-            uint64_t bits;
-            memcpy(&bits, &d, 8);
-            o->imm = (int64_t)bits;
-        }
-        return 0;
-    }
-    if (is_float) { err(A, t, "%s: floating-point immediate where .%s is expected", opname(in), isa_type_name(ty)); return -1; }
-    int bits = isa_type_bits(ty);
-    if (bits < 64) {
-        int64_t lo = -((int64_t)1 << (bits - 1)), hi = ((int64_t)1 << bits) - 1;
-        if (v < lo || v > hi) {
-            err(A, t, "%s: immediate %lld does not fit in .%s", opname(in), (long long)v, isa_type_name(ty));
-            return -1;
-        }
-    }
-    o->imm = v;
-    return 0;
-}
-
-/* The "+8", "-4", "+TILE*4-8" after an address's base: + and - terms, each
- * a product, added to *imm. */
-static int parse_offset(Asm *A, int64_t *imm)
-{
-    for (Token op = peek(A); is_punct(&op, '+') || is_punct(&op, '-'); op = peek(A)) {
-        next(A);
-        int64_t off;
-        if (parse_binary(A, prec_of('*'), &off)) return -1;
-        if (op.punct == '-') { if (off == INT64_MIN) return overflow(A, &op); off = -off; }
-        if (__builtin_add_overflow(*imm, off, imm)) return overflow(A, &op);
-    }
-    return 0;
-}
-
-/* PTX's predefined identifier WARP_SZ (PTX ISA, "Identifiers"): the warp
- * size of the target, a run-time constant that instructions may use as an
- * operand.  The assembler runs before the config is known, so it is encoded
- * like a special register (SR_WARP_SZ) and read from sm.warp_size at run
- * time; it therefore cannot take part in an assemble-time expression. */
-static int parse_warp_sz(Asm *A, Instr *in, int slot, Operand *o)
-{
-    Token t = next(A);
-    Token after = peek(A);
-    if (after.kind == TOK_PUNCT && !is_punct(&after, ',') && !is_punct(&after, ';')) {
-        err(A, &t, "%s: %s", opname(in), warp_sz_hint);
-        return -1;
-    }
-    DataType ty = slot_type(in, slot);
-    if (ty == T_PRED || isa_type_kind(ty) == TK_FLOAT) {
-        err(A, &t, "%s: WARP_SZ is an integer", opname(in));
-        return -1;
-    }
-    if (isa_ops[in->op].format == FMT_BAR) {
-        err(A, &t, "%s: WARP_SZ cannot be a barrier operand; write the number", opname(in));
-        return -1;
-    }
-    o->kind = OPD_SREG;
-    o->r[0] = SR_WARP_SZ;
-    return 0;
-}
-
-/* A source operand: register, special register, immediate, or variable. */
-static int parse_src(Asm *A, Instr *in, int slot, Operand *o)
-{
-    Token t = peek(A);
-    char b[64];
-    if (t.kind == TOK_IDENT && tok_is(&t, "WARP_SZ")) return parse_warp_sz(A, in, slot, o);
-    if (t.kind == TOK_REG) {
-        int s = sreg_lookup(&t);
-        if (s >= 0) {
-            next(A);
-            if (slot_type(in, slot) == T_PRED || isa_type_kind(slot_type(in, slot)) == TK_FLOAT) {
-                err(A, &t, "%s: special register %s is an integer", opname(in), show(&t, b, sizeof b));
-                return -1;
-            }
-            o->kind = OPD_SREG;
-            o->r[0] = (uint16_t)s;
-            return 0;
-        }
-        return parse_reg(A, in, slot, o);
-    }
-    if (is_punct(&t, '!')) {
-        next(A);
-        if (parse_reg(A, in, slot, o)) return -1;
-        if (o->kind != OPD_PRED) { err(A, &t, "'!' negates predicates only"); return -1; }
-        o->neg = 1;
-        return 0;
-    }
-    if (t.kind == TOK_IDENT && lookup_var(A, &t) >= 0) {
-        next(A);
-        if (in->op != OP_MOV && in->op != OP_CVTA) {
-            err(A, &t, "%s: a variable's address can only be taken with mov or cvta", opname(in));
-            return -1;
-        }
-        o->kind = OPD_SYM;
-        o->sym = lookup_var(A, &t);
-        return parse_offset(A, &o->imm);
-    }
-    if (t.kind == TOK_IDENT && strmap_get(&A->parammap, t.s, t.len) >= 0) {
-        next(A);
-        err(A, &t, "parameter %s can only be read with ld.param", show(&t, b, sizeof b));
-        return -1;
-    }
-    /* immediates: a float literal (optionally negated) or an integer expression */
-    Token t1 = peek_n(A, 1);
-    if (t.kind == TOK_FLOAT || (is_punct(&t, '-') && t1.kind == TOK_FLOAT)) {
-        int neg = is_punct(&t, '-');
-        if (neg) next(A);
-        Token ft = next(A);
-        double f = neg ? -ft.fval : ft.fval;
-        int64_t bits = (int64_t)ft.ival;
-        if (ft.fbits == 32 && neg) bits ^= (int64_t)0x80000000;
-        return imm_to_slot(A, &t, in, slot, o, 1, f, bits, ft.fbits == 32);
-    }
-    if (t.kind == TOK_INT || t.kind == TOK_IDENT || is_punct(&t, '(') || is_punct(&t, '-') || is_punct(&t, '~')) {
-        int64_t v;
-        if (parse_expr(A, &v)) return -1;
-        return imm_to_slot(A, &t, in, slot, o, 0, 0, v, 0);
-    }
-    if (t.kind != TOK_ERROR) err(A, &t, "%s: expected an operand, got %s", opname(in), show(&t, b, sizeof b));
-    return -1;
-}
-
-static int parse_pred_src(Asm *A, Instr *in, int slot, Operand *o)
-{
-    Token t = peek(A);
-    char b[64];
-    int neg = accept(A, '!');
-    Token r = peek(A);
-    if (r.kind != TOK_REG) { err(A, &r, "%s: expected a predicate register, got %s", opname(in), show(&r, b, sizeof b)); return -1; }
-    if (parse_reg(A, in, slot, o)) return -1;
-    (void)t;
-    o->neg = (uint8_t)neg;
-    return 0;
-}
-
-/* [base], [base+off], [base-off], [sym], [sym+off], [imm] */
-static int parse_mem(Asm *A, Instr *in, Operand *o)
-{
-    Token open = peek(A);
-    char b[64];
-    if (!is_punct(&open, '[')) {
-        err(A, &open, "%s: expected an address in brackets like [%%rd1+4], got %s", opname(in), show(&open, b, sizeof b));
-        return -1;
-    }
-    next(A);
-    o->kind = OPD_MEM;
-    o->r[0] = REG_NONE;
-    o->sym = -1;
-    Token t = peek(A);
-    if (t.kind == TOK_REG) {
-        next(A);
-        int is_pred;
-        if (sreg_lookup(&t) >= 0) { err(A, &t, "%s: a special register cannot be an address", opname(in)); return -1; }
-        int idx = lookup_reg(A, &t, &is_pred);
-        if (idx < 0) return -1;
-        if (is_pred || A->e->regs[idx].bits < 32) {
-            err(A, &t, "%s: address register %s must be 32 or 64 bits", opname(in), show(&t, b, sizeof b));
-            return -1;
-        }
-        o->r[0] = (uint16_t)idx;
-    } else if (t.kind == TOK_IDENT && strmap_get(&A->parammap, t.s, t.len) >= 0) {
-        next(A);
-        o->sym = strmap_get(&A->parammap, t.s, t.len);
-        o->is_param = 1;
-    } else if (t.kind == TOK_IDENT && lookup_var(A, &t) >= 0) {
-        next(A);
-        o->sym = lookup_var(A, &t);
-    } else if (t.kind == TOK_IDENT && strmap_get(&A->defmap, t.s, t.len) < 0) {
-        next(A);
-        err(A, &t, "%s: unknown name %s in address (not a register, parameter or variable)", opname(in), show(&t, b, sizeof b));
-        return -1;
-    } else {
-        int64_t v;
-        if (parse_expr(A, &v)) return -1;
-        o->imm = v;
-    }
-    Token s = peek(A);
-    if (parse_offset(A, &o->imm)) return -1;
-    if (o->imm < INT32_MIN || o->imm > INT32_MAX) {
-        err(A, &s, "%s: address offset %lld is out of range", opname(in), (long long)o->imm);
-        return -1;
-    }
-    if (expect(A, ']', "to close the address")) return -1;
-    /* state-space agreement */
-    if (o->is_param && in->space != SP_PARAM) {
-        err(A, &t, "parameter %s can only be read with ld.param", show(&t, b, sizeof b));
-        return -1;
-    }
-    if (!o->is_param && in->space == SP_PARAM) {
-        err(A, &t, "ld.param needs a kernel parameter name in brackets");
-        return -1;
-    }
-    if (o->sym >= 0 && !o->is_param) {
-        const Var *v = &A->p->vars[o->sym];
-        if (in->space != SP_NONE && v->space != in->space) {
-            static const char *const sp[] = { "generic", ".global", ".shared", ".const", ".local", ".param" };
-            err(A, &t, "%s is a %s variable, but the instruction accesses %s memory", v->name, sp[v->space], sp[in->space]);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* {%r1, %r2[, %r3, %r4]} for .v2/.v4, or a single register. */
-static int parse_vec_or_reg(Asm *A, Instr *in, int slot, Operand *o, int is_dst)
-{
-    Token t = peek(A);
-    char b[64];
-    if (in->vec == 1) {
-        if (is_punct(&t, '{')) { err(A, &t, "%s: a register vector needs .v2 or .v4", opname(in)); return -1; }
-        return is_dst ? parse_reg(A, in, slot, o) : parse_src(A, in, slot, o);
-    }
-    if (!is_punct(&t, '{')) { err(A, &t, "%s.v%d needs %d registers in braces, like {%%f1, %%f2}", opname(in), in->vec, in->vec); return -1; }
-    next(A);
-    o->kind = OPD_VEC;
-    /* on an error inside the braces, skip past the '}' so the caller's
-     * recovery does not take it for the end of the entry */
-    for (int i = 0;; i++) {
-        Token r = peek(A);
-        if (i >= in->vec) { err(A, &r, "%s.v%d takes exactly %d registers", opname(in), in->vec, in->vec); goto fail; }
-        if (r.kind == TOK_IDENT && tok_is(&r, "_") && is_dst) {
-            next(A);
-            o->r[i] = REG_NONE;
-        } else {
-            Operand one;
-            memset(&one, 0, sizeof one);
-            if (parse_reg(A, in, slot, &one)) goto fail;
-            o->r[i] = one.r[0];
-        }
-        o->n = (uint8_t)(i + 1);
-        Token sep = peek(A);
-        if (is_punct(&sep, '}')) { next(A); break; }
-        if (!is_punct(&sep, ',')) { err(A, &sep, "expected ',' or '}' in a register vector, got %s", show(&sep, b, sizeof b)); goto fail; }
-        next(A);
-    }
-    if (o->n != in->vec) { err(A, &t, "%s.v%d takes exactly %d registers, got %d", opname(in), in->vec, in->vec, o->n); return -1; }
-    return 0;
-fail:
-    skip_braces(A);
-    return -1;
-}
-
-static int parse_label_ref(Asm *A, Instr *in, Operand *o)
-{
-    Token t = next(A);
-    char b[64];
-    if (t.kind != TOK_IDENT) { err(A, &t, "%s: expected a label, got %s", opname(in), show(&t, b, sizeof b)); return -1; }
-    o->kind = OPD_LABEL;
-    GROW(A->fix, A->nfix, A->capfix);
-    A->fix[A->nfix++] = (Fixup){ A->e->ncode, 0, xstrndup(t.s, (size_t)t.len), t.line, t.col };
-    return 0;
-}
-
-static const char *const format_operands[] = {
-    [FMT_NONE] = "no operands", [FMT_D] = "d", [FMT_D_A] = "d, a", [FMT_D_AB] = "d, a, b",
-    [FMT_D_ABC] = "d, a, b, c", [FMT_SETP] = "p[|q], a, b[, c]", [FMT_SELP] = "d, a, b, c",
-    [FMT_LD] = "d, [a]", [FMT_ST] = "[a], b", [FMT_ATOM] = "d, [a], b[, c]",
-    [FMT_RED] = "[a], b", [FMT_BRA] = "a label", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
-    [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
-};
-
-/* Between operands: a ',' is required; ';' early means too few. */
-static int comma(Asm *A, const Instr *in)
-{
-    Token t = peek(A);
-    char b[64];
-    if (is_punct(&t, ',')) { next(A); return 0; }
-    if (is_punct(&t, ';'))
-        err(A, &t, "too few operands for %s: it takes %s", opname(in), format_operands[isa_ops[in->op].format]);
-    else if (t.kind != TOK_ERROR)
-        err(A, &t, "expected ',' between operands of %s, got %s", opname(in), show(&t, b, sizeof b));
-    return -1;
-}
-
-static int parse_operands(Asm *A, Instr *in)
-{
-    Operand *o = in->opd;
-    int rc = 0, last = -1;
-    switch ((Format)isa_ops[in->op].format) {
-    case FMT_NONE: break;
-    case FMT_D: rc = parse_reg(A, in, 0, &o[0]); last = 0; break;
-    case FMT_D_A:
-        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]); last = 1; break;
-    case FMT_D_AB:
-        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
-             parse_src(A, in, 2, &o[2]);
-        last = 2; break;
-    case FMT_D_ABC: case FMT_SELP:
-        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
-             parse_src(A, in, 2, &o[2]) || comma(A, in) ||
-             (in->op == OP_SELP ? parse_pred_src(A, in, 3, &o[3]) : parse_src(A, in, 3, &o[3]));
-        last = 3; break;
-    case FMT_SETP:
-        rc = parse_reg(A, in, 0, &o[0]);
-        if (!rc && accept(A, '|')) { rc = parse_reg(A, in, 5, &o[5]); last = 5; }
-        rc = rc || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) || parse_src(A, in, 2, &o[2]);
-        if (last < 2) last = 2;
-        if (!rc && in->boolop) { rc = comma(A, in) || parse_pred_src(A, in, 3, &o[3]); if (last < 3) last = 3; }
-        break;
-    case FMT_LD:
-        rc = parse_vec_or_reg(A, in, 0, &o[0], 1) || comma(A, in) || parse_mem(A, in, &o[1]); last = 1; break;
-    case FMT_ST:
-        rc = parse_mem(A, in, &o[0]) || comma(A, in) || parse_vec_or_reg(A, in, 1, &o[1], 0); last = 1; break;
-    case FMT_ATOM:
-        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_mem(A, in, &o[1]) || comma(A, in) ||
-             parse_src(A, in, 2, &o[2]);
-        last = 2;
-        if (!rc && in->sub == ATOM_CAS) { rc = comma(A, in) || parse_src(A, in, 3, &o[3]); last = 3; }
-        break;
-    case FMT_RED:
-        rc = parse_mem(A, in, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]); last = 1; break;
-    case FMT_BRA: rc = parse_label_ref(A, in, &o[0]); last = 0; break;
-    case FMT_BAR:
-        rc = parse_src(A, in, 0, &o[0]); last = 0;
-        if (!rc && accept(A, ',')) { rc = parse_src(A, in, 1, &o[1]); last = 1; }
-        break;
-    case FMT_MASK: rc = parse_src(A, in, 0, &o[0]); last = 0; break;
-    case FMT_VOTE:
-        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_pred_src(A, in, 1, &o[1]) || comma(A, in) ||
-             parse_src(A, in, 2, &o[2]);
-        last = 2; break;
-    case FMT_SHFL:
-        rc = parse_reg(A, in, 0, &o[0]);
-        if (!rc && accept(A, '|')) { rc = parse_reg(A, in, 5, &o[5]); last = 5; }
-        rc = rc || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) || parse_src(A, in, 2, &o[2]) ||
-             comma(A, in) || parse_src(A, in, 3, &o[3]) || comma(A, in) || parse_src(A, in, 4, &o[4]);
-        if (last < 4) last = 4;
-        break;
-    }
-    if (rc) return -1;
-    in->nops = (uint8_t)(last + 1);
-    Token t = peek(A);
-    char b[64];
-    if (is_punct(&t, ',')) {
-        err(A, &t, "too many operands for %s: it takes %s", opname(in), format_operands[isa_ops[in->op].format]);
-        return -1;
-    }
-    if (!is_punct(&t, ';')) {
-        if (t.kind != TOK_ERROR) err(A, &t, "expected ';' after the instruction, got %s", show(&t, b, sizeof b));
-        return -1;
-    }
-    next(A);
-    return 0;
-}
-
-static void parse_instruction(Asm *A)
-{
-    Instr in;
-    memset(&in, 0, sizeof in);
-    in.guard = REG_NONE;
-    in.vec = 1;
-    Token first = peek(A);
-    in.line = (uint32_t)first.line;
-    in.col = (uint32_t)first.col;
-    char b[64];
-    if (accept(A, '@')) {
-        int neg = accept(A, '!');
-        Token g = next(A);
-        int is_pred;
-        int idx = g.kind == TOK_REG ? lookup_reg(A, &g, &is_pred) : -1;
-        if (g.kind != TOK_REG) err(A, &g, "expected a predicate register after '@', got %s", show(&g, b, sizeof b));
-        else if (idx >= 0 && !is_pred) err(A, &g, "guard %s is not a predicate register", show(&g, b, sizeof b));
-        if (idx < 0 || !is_pred) { skip_statement(A); return; }
-        in.guard = (uint16_t)idx;
-        in.guard_neg = (uint8_t)neg;
-    }
-    Token m = next(A);
-    if (m.kind != TOK_IDENT) {
-        if (m.kind != TOK_ERROR) err(A, &m, "expected an instruction, got %s", show(&m, b, sizeof b));
-        skip_statement(A);
-        return;
-    }
-    if (decode_mnemonic(A, &m, &in) || check_modifiers(A, &m, &in)) { skip_statement(A); return; }
-    int nfix_before = A->nfix;
-    if (parse_operands(A, &in)) {
-        while (A->nfix > nfix_before) free(A->fix[--A->nfix].name);
-        skip_statement(A);
-        return;
-    }
-    in.unit = (uint8_t)isa_unit(&in);
-    Entry *e = A->e;
-    if (e->ncode >= MAX_CODE) { err(A, &m, "too many instructions in one entry"); return; }
-    GROW(e->code, e->ncode, A->capcode);
-    e->code[e->ncode++] = in;
 }
 
 /* ---- entries ------------------------------------------------------------- */
@@ -1436,7 +183,7 @@ static const char *const perf_directives[] = { ".maxntid", ".reqntid", ".minncta
 static int is_perf_directive(const Token *t)
 {
     for (size_t i = 0; i < sizeof perf_directives / sizeof perf_directives[0]; i++)
-        if (tok_is(t, perf_directives[i])) return 1;
+        if (asm_tok_is(t, perf_directives[i])) return 1;
     return 0;
 }
 
@@ -1446,83 +193,25 @@ static void parse_perf_directive(Asm *A, const Token *d)
 {
     int saved = A->line_mode;
     A->line_mode = 1;
-    if (tok_is(d, ".pragma")) { skip_line(A); A->line_mode = saved; accept(A, ';'); return; }
-    if (tok_is(d, ".noreturn")) { A->line_mode = saved; accept(A, ';'); return; }
+    if (asm_tok_is(d, ".pragma")) { asm_skip_line(A); A->line_mode = saved; asm_accept(A, ';'); return; }
+    if (asm_tok_is(d, ".noreturn")) { A->line_mode = saved; asm_accept(A, ';'); return; }
     int64_t v[3] = { 0, 0, 0 };
     int n = 0;
-    Token at = peek(A);
+    Token at = asm_peek(A);
     do {
-        if (n == 3) { err(A, &at, "%.*s takes at most 3 values", d->len, d->s); break; }
-        if (parse_expr(A, &v[n])) { skip_line(A); A->line_mode = saved; return; }
+        if (n == 3) { asm_err(A, &at, "%.*s takes at most 3 values", d->len, d->s); break; }
+        if (asm_parse_expr(A, &v[n])) { asm_skip_line(A); A->line_mode = saved; return; }
         n++;
-    } while (accept(A, ','));
-    if (tok_is(d, ".nregs") || tok_is(d, ".maxnreg")) {
-        if (n != 1 || v[0] < 1 || v[0] > 255) err(A, &at, "%.*s needs one value in [1,255]", d->len, d->s);
-        else if (tok_is(d, ".nregs")) { A->e->regs_per_thread = (int)v[0]; A->e->regs_stated = 1; }
+    } while (asm_accept(A, ','));
+    if (asm_tok_is(d, ".nregs") || asm_tok_is(d, ".maxnreg")) {
+        if (n != 1 || v[0] < 1 || v[0] > 255) asm_err(A, &at, "%.*s needs one value in [1,255]", d->len, d->s);
+        else if (asm_tok_is(d, ".nregs")) { A->e->regs_per_thread = (int)v[0]; A->e->regs_stated = 1; }
         else A->e->maxnreg = (int)v[0];
-    } else if (tok_is(d, ".reqntid")) {
+    } else if (asm_tok_is(d, ".reqntid")) {
         for (int i = 0; i < 3; i++) A->e->reqntid[i] = i < n ? (int)v[i] : 1;
     }
     A->line_mode = saved;
-    accept(A, ';');
-}
-
-static void parse_params(Asm *A)
-{
-    Entry *e = A->e;
-    char b[64];
-    int cap = 0;
-    if (accept(A, ')')) return;
-    for (;;) {
-        Token d = next(A);
-        if (!(d.kind == TOK_DIRECTIVE && tok_is(&d, ".param"))) {
-            err(A, &d, "expected .param in the parameter list, got %s", show(&d, b, sizeof b));
-            goto recover;
-        }
-        uint32_t align = 0;
-        Token t = next(A);
-        if (t.kind == TOK_DIRECTIVE && tok_is(&t, ".align")) {
-            int64_t a;
-            if (parse_expr(A, &a)) goto recover;
-            if (a <= 0 || a > 256 || (a & (a - 1))) { err(A, &t, ".align must be a power of two up to 256"); goto recover; }
-            align = (uint32_t)a;
-            t = next(A);
-        }
-        DataType ty = t.kind == TOK_DIRECTIVE ? isa_type_lookup(t.s + 1, t.len - 1) : T_NONE;
-        if (ty == T_NONE || ty == T_PRED) { err(A, &t, "expected a parameter type (.u64, .u32, .f32 ...), got %s", show(&t, b, sizeof b)); goto recover; }
-        Token name = next(A);
-        if (name.kind != TOK_IDENT) { err(A, &name, "expected a parameter name, got %s", show(&name, b, sizeof b)); goto recover; }
-        uint32_t size = (uint32_t)isa_type_bits(ty) / 8;
-        if (accept(A, '[')) {
-            int64_t n;
-            Token nt = peek(A);
-            if (parse_expr(A, &n) || expect(A, ']', "after the parameter array size")) goto recover;
-            if (n <= 0 || n > 4096) { err(A, &nt, "parameter array size must be in [1,4096]"); goto recover; }
-            size *= (uint32_t)n;
-        }
-        if (!align) align = (uint32_t)isa_type_bits(ty) / 8;
-        if (strmap_get(&A->parammap, name.s, name.len) >= 0) { err(A, &name, "parameter %s declared twice", show(&name, b, sizeof b)); goto recover; }
-        if (e->nparams >= 256) { err(A, &name, "too many parameters"); goto recover; }
-        GROW(e->params, e->nparams, cap);
-        Param *p = &e->params[e->nparams];
-        p->name = xstrndup(name.s, (size_t)name.len);
-        p->type = (uint8_t)ty;
-        p->offset = align_up(e->param_bytes, align);
-        p->size = size;
-        e->param_bytes = p->offset + size;
-        strmap_put(&A->parammap, name.s, name.len, e->nparams);
-        e->nparams++;
-        Token sep = next(A);
-        if (is_punct(&sep, ')')) return;
-        if (!is_punct(&sep, ',')) { err(A, &sep, "expected ',' or ')' in the parameter list, got %s", show(&sep, b, sizeof b)); goto recover; }
-    }
-recover:
-    for (;;) {
-        Token t = peek(A);
-        if (t.kind == TOK_EOF || is_punct(&t, '{')) return;
-        next(A);
-        if (is_punct(&t, ')')) return;
-    }
+    asm_accept(A, ';');
 }
 
 static void finish_entry(Asm *A)
@@ -1537,8 +226,8 @@ static void finish_entry(Asm *A)
             const char *p = A->src;
             for (int ln = 1; ln < f->line && p < A->src + A->len; p++) if (*p == '\n') ln++;
             at.s = p;
-            if (near) err(A, &at, "undefined label '%s' (did you mean '%s'?)", f->name, near);
-            else err(A, &at, "undefined label '%s'", f->name);
+            if (near) asm_err(A, &at, "undefined label '%s' (did you mean '%s'?)", f->name, near);
+            else asm_err(A, &at, "undefined label '%s'", f->name);
         } else {
             e->code[f->pc].opd[0].imm = e->labels[l].pc;
         }
@@ -1563,63 +252,63 @@ static void finish_entry(Asm *A)
 
 static void parse_body_statement(Asm *A, int *depth)
 {
-    Token t = peek(A);
+    Token t = asm_peek(A);
     char b[64];
-    if (is_punct(&t, '{')) { next(A); (*depth)++; return; }
+    if (asm_is_punct(&t, '{')) { asm_next(A); (*depth)++; return; }
     if (t.kind == TOK_DIRECTIVE) {
-        next(A);
-        if (tok_is(&t, ".reg")) parse_reg_decl(A);
-        else if (tok_is(&t, ".shared") || tok_is(&t, ".local") || tok_is(&t, ".const")) parse_var_decl(A, &t, 0);
-        else if (tok_is(&t, ".extern")) {
-            Token d = next(A);
-            parse_var_decl(A, &d, 1);
+        asm_next(A);
+        if (asm_tok_is(&t, ".reg")) asm_parse_reg_decl(A);
+        else if (asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".local") || asm_tok_is(&t, ".const")) asm_parse_var_decl(A, &t, 0);
+        else if (asm_tok_is(&t, ".extern")) {
+            Token d = asm_next(A);
+            asm_parse_var_decl(A, &d, 1);
         } else if (is_perf_directive(&t)) parse_perf_directive(A, &t);
-        else if (tok_is(&t, ".loc") || tok_is(&t, ".file")) skip_line(A);
+        else if (asm_tok_is(&t, ".loc") || asm_tok_is(&t, ".file")) asm_skip_line(A);
         else {
-            err(A, &t, "unknown directive %s inside an entry", show(&t, b, sizeof b));
-            skip_statement(A);
+            asm_err(A, &t, "unknown directive %s inside an entry", asm_show(&t, b, sizeof b));
+            asm_skip_statement(A);
         }
         return;
     }
-    Token t1 = peek_n(A, 1);
-    if (t.kind == TOK_IDENT && is_punct(&t1, ':')) {
-        next(A); next(A);
+    Token t1 = asm_peek_n(A, 1);
+    if (t.kind == TOK_IDENT && asm_is_punct(&t1, ':')) {
+        asm_next(A); asm_next(A);
         if (strmap_get(&A->labelmap, t.s, t.len) >= 0) {
             int l = strmap_get(&A->labelmap, t.s, t.len);
-            err(A, &t, "duplicate label '%.*s' (first defined at pc %u)", t.len, t.s, A->e->labels[l].pc);
+            asm_err(A, &t, "duplicate label '%.*s' (first defined at pc %u)", t.len, t.s, A->e->labels[l].pc);
             return;
         }
         Entry *e = A->e;
         GROW(e->labels, e->nlabels, A->caplabels);
-        e->labels[e->nlabels] = (Label){ xstrndup(t.s, (size_t)t.len), (uint32_t)e->ncode };
+        e->labels[e->nlabels] = (Label){ asm_xstrndup(t.s, (size_t)t.len), (uint32_t)e->ncode };
         strmap_put(&A->labelmap, t.s, t.len, e->nlabels++);
         return;
     }
-    if (t.kind == TOK_IDENT || is_punct(&t, '@')) { parse_instruction(A); return; }
-    if (t.kind != TOK_ERROR) err(A, &t, "expected an instruction, label or directive, got %s", show(&t, b, sizeof b));
-    next(A);
-    skip_statement(A);
+    if (t.kind == TOK_IDENT || asm_is_punct(&t, '@')) { asm_parse_instruction(A); return; }
+    if (t.kind != TOK_ERROR) asm_err(A, &t, "expected an instruction, label or directive, got %s", asm_show(&t, b, sizeof b));
+    asm_next(A);
+    asm_skip_statement(A);
 }
 
 static void parse_entry(Asm *A)
 {
-    Token name = peek(A);
+    Token name = asm_peek(A);
     char b[64];
     if (name.kind != TOK_IDENT) {
-        err(A, &name, "expected the entry's name after .entry, got %s", show(&name, b, sizeof b));
+        asm_err(A, &name, "expected the entry's name after .entry, got %s", asm_show(&name, b, sizeof b));
         /* with its parameters or body still there, check them as a nameless
          * entry rather than report them as stray top-level text */
-        if (!is_punct(&name, '(') && !is_punct(&name, '{')) { next(A); return; }
+        if (!asm_is_punct(&name, '(') && !asm_is_punct(&name, '{')) { asm_next(A); return; }
         name.len = 0;
     } else {
-        next(A);
+        asm_next(A);
     }
     Program *p = A->p;
-    if (strmap_get(&A->entrymap, name.s, name.len) >= 0) err(A, &name, "entry %s defined twice", show(&name, b, sizeof b));
+    if (strmap_get(&A->entrymap, name.s, name.len) >= 0) asm_err(A, &name, "entry %s defined twice", asm_show(&name, b, sizeof b));
     GROW(p->entries, p->nentries, A->capentries);
     Entry *e = &p->entries[p->nentries];
     memset(e, 0, sizeof *e);
-    e->name = xstrndup(name.s, (size_t)name.len);
+    e->name = asm_xstrndup(name.s, (size_t)name.len);
     e->line = name.line;
     e->col = name.col;
     A->entry_index = p->nentries;
@@ -1631,29 +320,29 @@ static void parse_entry(Asm *A)
     e->shared_bytes = A->module_shared;
     e->local_bytes = A->module_local;
 
-    if (accept(A, '(')) parse_params(A);
+    if (asm_accept(A, '(')) asm_parse_params(A);
     for (;;) {
-        Token t = peek(A);
-        if (t.kind == TOK_DIRECTIVE && is_perf_directive(&t)) { next(A); parse_perf_directive(A, &t); continue; }
+        Token t = asm_peek(A);
+        if (t.kind == TOK_DIRECTIVE && is_perf_directive(&t)) { asm_next(A); parse_perf_directive(A, &t); continue; }
         break;
     }
-    Token open = peek(A);
-    if (!is_punct(&open, '{')) {
-        err(A, &open, "expected '{' to open the body of %s, got %s", e->name, show(&open, b, sizeof b));
+    Token open = asm_peek(A);
+    if (!asm_is_punct(&open, '{')) {
+        asm_err(A, &open, "expected '{' to open the body of %s, got %s", e->name, asm_show(&open, b, sizeof b));
         /* resynchronise on the next '{' */
-        while (peek(A).kind != TOK_EOF && !is_punct(&open, '{')) { next(A); open = peek(A); }
+        while (asm_peek(A).kind != TOK_EOF && !asm_is_punct(&open, '{')) { asm_next(A); open = asm_peek(A); }
         if (open.kind == TOK_EOF) { finish_entry(A); return; }
     }
-    next(A);
+    asm_next(A);
     int depth = 0;
     for (;;) {
-        Token t = peek(A);
+        Token t = asm_peek(A);
         if (t.kind == TOK_EOF) {
-            err(A, &open, "missing '}' at the end of entry %s", e->name);
+            asm_err(A, &open, "missing '}' at the end of entry %s", e->name);
             break;
         }
-        if (is_punct(&t, '}')) {
-            next(A);
+        if (asm_is_punct(&t, '}')) {
+            asm_next(A);
             if (depth == 0) break;
             depth--;
             continue;
@@ -1662,305 +351,6 @@ static void parse_entry(Asm *A)
         e = A->e;
     }
     finish_entry(A);
-}
-
-/* ---- host directives ------------------------------------------------------- */
-static char *string_value(const Token *t)
-{
-    char *s = xstrndup(t->s + 1, (size_t)(t->len - 2));
-    char *w = s;
-    for (char *r = s; *r; r++) {
-        if (*r == '\\' && r[1]) r++;
-        *w++ = *r;
-    }
-    *w = '\0';
-    return s;
-}
-
-/* A number: float literal (optionally negated) or integer expression. */
-static int parse_number(Asm *A, double *out)
-{
-    Token t = peek(A), t1 = peek_n(A, 1);
-    if (t.kind == TOK_FLOAT || (is_punct(&t, '-') && t1.kind == TOK_FLOAT)) {
-        int neg = accept(A, '-');
-        Token f = next(A);
-        *out = neg ? -f.fval : f.fval;
-        return 0;
-    }
-    int64_t v;
-    if (parse_expr(A, &v)) return -1;
-    *out = (double)v;
-    return 0;
-}
-
-static int parse_arg(Asm *A, LaunchArg *a)
-{
-    Token t = peek(A), t1 = peek_n(A, 1);
-    memset(a, 0, sizeof *a);
-    a->line = t.line;
-    a->col = t.col;
-    if (t.kind == TOK_IDENT) {
-        int bi = -1;
-        for (int i = 0; i < A->p->nbuffers; i++)
-            if (tok_is(&t, A->p->buffers[i].name)) { bi = i; break; }
-        if (bi >= 0 && !(t1.kind == TOK_PUNCT && prec_of(t1.punct))) {
-            next(A);
-            a->kind = ARG_BUFFER;
-            a->buffer = bi;
-            return 0;
-        }
-    }
-    if (t.kind == TOK_FLOAT || (is_punct(&t, '-') && t1.kind == TOK_FLOAT)) {
-        a->kind = ARG_FLOAT;
-        return parse_number(A, &a->f);
-    }
-    if (t.kind == TOK_IDENT && strmap_get(&A->defmap, t.s, t.len) < 0 && !tok_is(&t, "min") && !tok_is(&t, "max")) {
-        char w[64];
-        snprintf(w, sizeof w, "%.*s", t.len < 60 ? t.len : 60, t.s);
-        const char *near = A->p->nbuffers ? suggest_best(w, A->p->buffers, (size_t)A->p->nbuffers, sizeof *A->p->buffers) : NULL;
-        if (near) err(A, &t, "unknown buffer or .define '%s' (did you mean '%s'?)", w, near);
-        else err(A, &t, "unknown buffer or .define '%s' (buffers must be declared before use)", w);
-        next(A);
-        return -1;
-    }
-    a->kind = ARG_INT;
-    return parse_expr(A, &a->i);
-}
-
-static int parse_arg_list(Asm *A, LaunchArg **args, int *nargs)
-{
-    if (expect(A, '(', "to open the argument list")) return -1;
-    if (accept(A, ')')) return 0;
-    int cap = 0;
-    for (;;) {
-        if (*nargs >= 256) { Token t = peek(A); err(A, &t, "too many arguments"); return -1; }
-        GROW(*args, *nargs, cap);
-        if (parse_arg(A, &(*args)[*nargs])) return -1;
-        (*nargs)++;
-        if (accept(A, ',')) continue;
-        return expect(A, ')', "to close the argument list");
-    }
-}
-
-static int parse_dims(Asm *A, uint32_t dims[3], const char *what)
-{
-    dims[0] = dims[1] = dims[2] = 1;
-    int paren = accept(A, '(');
-    for (int i = 0;; i++) {
-        Token t = peek(A);
-        int64_t v;
-        if (i == 3) { err(A, &t, "%s has at most 3 dimensions", what); return -1; }
-        if (parse_expr(A, &v)) return -1;
-        if (v < 1 || v > INT32_MAX) { err(A, &t, "%s dimension %lld is out of range [1,2^31-1]", what, (long long)v); return -1; }
-        dims[i] = (uint32_t)v;
-        if (!paren) return 0;
-        if (accept(A, ',')) continue;
-        return expect(A, ')', "to close the dimensions");
-    }
-}
-
-static int parse_key(Asm *A, Token *key)
-{
-    *key = next(A);
-    char b[64];
-    if (key->kind != TOK_IDENT) { err(A, key, "expected key=value, got %s", show(key, b, sizeof b)); return -1; }
-    return expect(A, '=', "after the key");
-}
-
-static void parse_buffer(Asm *A)
-{
-    Program *p = A->p;
-    Token name = next(A);
-    char b[64];
-    if (name.kind != TOK_IDENT) { err(A, &name, "expected a buffer name after .buffer, got %s", show(&name, b, sizeof b)); return; }
-    for (int i = 0; i < p->nbuffers; i++)
-        if (tok_is(&name, p->buffers[i].name)) { err(A, &name, "buffer %s declared twice (first at line %d)", show(&name, b, sizeof b), p->buffers[i].line); return; }
-    Token ty = next(A);
-    DataType type = ty.kind == TOK_DIRECTIVE ? isa_type_lookup(ty.s + 1, ty.len - 1) : T_NONE;
-    if (type == T_NONE || type == T_PRED) { err(A, &ty, "expected an element type (.f32, .u32 ...), got %s", show(&ty, b, sizeof b)); return; }
-    Token open = peek(A);
-    int64_t count;
-    if (expect(A, '[', "before the element count")) return;
-    if (parse_expr(A, &count) || expect(A, ']', "after the element count")) return;
-    uint64_t esize = (uint64_t)isa_type_bits(type) / 8;
-    if (count < 1 || (uint64_t)count > MAX_BUFFER_BYTES / esize) {
-        err(A, &open, "buffer size %lld is out of range [1,%llu elements]", (long long)count,
-            (unsigned long long)(MAX_BUFFER_BYTES / esize));
-        return;
-    }
-    BufferSpec s;
-    memset(&s, 0, sizeof s);
-    s.type = (uint8_t)type;
-    s.count = (uint64_t)count;
-    s.init = INIT_ZERO;
-    s.lo = 0; s.hi = 1;
-    s.line = name.line; s.col = name.col;
-    Token init = peek(A);
-    if (init.kind == TOK_IDENT) {
-        next(A);
-        if (tok_is(&init, "zero")) s.init = INIT_ZERO;
-        else if (tok_is(&init, "iota")) {
-            s.init = INIT_IOTA; s.lo = 0; s.hi = 1;
-            if (accept(A, '(')) {
-                if (parse_number(A, &s.lo)) return;
-                if (accept(A, ',') && parse_number(A, &s.hi)) return;
-                if (expect(A, ')', "after iota(start, step)")) return;
-            }
-        } else if (tok_is(&init, "fill")) {
-            s.init = INIT_FILL;
-            if (expect(A, '(', "after fill") || parse_number(A, &s.value) || expect(A, ')', "after fill(value")) return;
-        } else if (tok_is(&init, "random")) {
-            s.init = INIT_RANDOM; s.seed = 1; s.lo = 0; s.hi = 1;
-            if (accept(A, '(') && !accept(A, ')')) {
-                for (;;) {
-                    Token key;
-                    if (parse_key(A, &key)) return;
-                    if (tok_is(&key, "seed")) {
-                        int64_t v;
-                        if (parse_expr(A, &v)) return;
-                        s.seed = (uint64_t)v;
-                    } else if (tok_is(&key, "min")) { if (parse_number(A, &s.lo)) return; }
-                    else if (tok_is(&key, "max")) { if (parse_number(A, &s.hi)) return; }
-                    else { err(A, &key, "random() takes seed=, min= and max=, not %s", show(&key, b, sizeof b)); return; }
-                    if (accept(A, ',')) continue;
-                    if (expect(A, ')', "to close random(...)")) return;
-                    break;
-                }
-            }
-            if (s.lo > s.hi) { err(A, &init, "random(): min is greater than max"); return; }
-        } else if (tok_is(&init, "file")) {
-            s.init = INIT_FILE;
-            if (expect(A, '(', "after file")) return;
-            Token path = next(A);
-            if (path.kind != TOK_STRING) {
-                if (path.kind != TOK_ERROR) err(A, &path, "file() takes a quoted path, got %s", show(&path, b, sizeof b));
-                return;
-            }
-            if (expect(A, ')', "after the path")) return;
-            s.path = string_value(&path);
-        } else {
-            static const char *const inits[] = { "zero", "random", "iota", "fill", "file" };
-            char w[64];
-            snprintf(w, sizeof w, "%.*s", init.len < 60 ? init.len : 60, init.s);
-            const char *near = suggest_best(w, inits, 5, sizeof inits[0]);
-            err(A, &init, "unknown initialiser '%s'%s%s%s (zero, random(...), iota, fill(v), file(\"path\"))", w,
-                near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-            return;
-        }
-    }
-    s.name = xstrndup(name.s, (size_t)name.len);
-    GROW(p->buffers, p->nbuffers, A->capbuf);
-    p->buffers[p->nbuffers++] = s;
-}
-
-static void parse_launch(Asm *A)
-{
-    Program *p = A->p;
-    Token name = next(A);
-    char b[64];
-    if (name.kind != TOK_IDENT) { err(A, &name, "expected an entry name after .launch, got %s", show(&name, b, sizeof b)); return; }
-    LaunchSpec l;
-    memset(&l, 0, sizeof l);
-    l.line = name.line; l.col = name.col;
-    l.grid[0] = l.grid[1] = l.grid[2] = l.block[0] = l.block[1] = l.block[2] = 1;
-    int have_grid = 0, have_block = 0;
-    while (peek(A).kind != TOK_EOL && peek(A).kind != TOK_EOF) {
-        Token key;
-        if (parse_key(A, &key)) goto fail;
-        if (tok_is(&key, "grid")) { if (parse_dims(A, l.grid, "grid")) goto fail; have_grid = 1; }
-        else if (tok_is(&key, "block")) { if (parse_dims(A, l.block, "block")) goto fail; have_block = 1; }
-        else if (tok_is(&key, "args")) { if (parse_arg_list(A, &l.args, &l.nargs)) goto fail; }
-        else { err(A, &key, ".launch takes grid=, block= and args=, not %s", show(&key, b, sizeof b)); goto fail; }
-    }
-    if (!have_grid || !have_block) { err(A, &name, ".launch needs grid=(...) and block=(...)"); goto fail; }
-    GROW(p->launches, p->nlaunches, A->caplaunch);
-    A->pend = xrealloc(A->pend, (size_t)(p->nlaunches + 1) * sizeof *A->pend);
-    A->pend[p->nlaunches] = (PendingLaunch){ xstrndup(name.s, (size_t)name.len), name.line, name.col };
-    l.entry = -1;
-    p->launches[p->nlaunches++] = l;
-    return;
-fail:
-    free(l.args);
-}
-
-static void parse_check(Asm *A)
-{
-    Program *p = A->p;
-    Token name = next(A);
-    char b[64];
-    if (name.kind != TOK_IDENT) { err(A, &name, "expected a buffer name after .check, got %s", show(&name, b, sizeof b)); return; }
-    CheckSpec c;
-    memset(&c, 0, sizeof c);
-    c.buffer = -1;
-    c.equals = -1;
-    c.line = name.line; c.col = name.col;
-    for (int i = 0; i < p->nbuffers; i++) if (tok_is(&name, p->buffers[i].name)) c.buffer = i;
-    if (c.buffer < 0) { err(A, &name, "unknown buffer %s (declare it with .buffer first)", show(&name, b, sizeof b)); return; }
-    while (peek(A).kind != TOK_EOL && peek(A).kind != TOK_EOF) {
-        Token key;
-        if (parse_key(A, &key)) goto fail;
-        if (tok_is(&key, "ref")) {
-            Token fn = next(A);
-            if (fn.kind != TOK_IDENT) { err(A, &fn, "ref= takes a reference function like vecadd(a, b), got %s", show(&fn, b, sizeof b)); goto fail; }
-            free(c.ref);
-            c.ref = xstrndup(fn.s, (size_t)fn.len);
-            if (parse_arg_list(A, &c.args, &c.nargs)) goto fail;
-        } else if (tok_is(&key, "equals")) {
-            Token o = next(A);
-            c.equals = -1;
-            for (int i = 0; i < p->nbuffers; i++) if (tok_is(&o, p->buffers[i].name)) c.equals = i;
-            if (c.equals < 0) { err(A, &o, "unknown buffer %s", show(&o, b, sizeof b)); goto fail; }
-        } else if (tok_is(&key, "file")) {
-            Token path = next(A);
-            if (path.kind != TOK_STRING) {
-                if (path.kind != TOK_ERROR) err(A, &path, "file= takes a quoted path, got %s", show(&path, b, sizeof b));
-                goto fail;
-            }
-            free(c.path);
-            c.path = string_value(&path);
-        } else if (tok_is(&key, "tol")) { if (parse_number(A, &c.tol)) goto fail; }
-        else if (tok_is(&key, "rtol")) { if (parse_number(A, &c.rtol)) goto fail; }
-        else { err(A, &key, ".check takes ref=, equals=, file=, tol= and rtol=, not %s", show(&key, b, sizeof b)); goto fail; }
-    }
-    GROW(p->checks, p->nchecks, A->capcheck);
-    p->checks[p->nchecks++] = c;
-    return;
-fail:
-    free(c.ref); free(c.args); free(c.path);
-}
-
-/* A line-mode directive: parse, then require the end of the line. */
-static void host_directive(Asm *A, const Token *d, void (*fn)(Asm *))
-{
-    A->line_mode = 1;
-    int before = diag_count(A->dl) + A->stale_errors;
-    if (fn) fn(A);
-    Token t = peek(A);
-    char b[64];
-    if (diag_count(A->dl) + A->stale_errors == before && t.kind != TOK_EOL && t.kind != TOK_EOF)
-        err(A, &t, "unexpected %s at the end of %.*s", show(&t, b, sizeof b), d->len, d->s);
-    skip_line(A);
-    A->line_mode = 0;
-}
-
-static void check_define_line(Asm *A)
-{
-    Token name = next(A);
-    char b[64];
-    if (name.kind != TOK_IDENT) { err(A, &name, "expected a name after .define, got %s", show(&name, b, sizeof b)); return; }
-    if (tok_is(&name, "WARP_SZ")) {
-        err(A, &name, ".define WARP_SZ: WARP_SZ is PTX's predefined warp size (sm.warp_size at run time)");
-        return;
-    }
-    int d = strmap_get(&A->defmap, name.s, name.len);
-    if (d < 0) return;
-    if (A->defs[d].line != name.line) {
-        err(A, &name, ".define %s is given twice (first at line %d)", A->defs[d].name, A->defs[d].line);
-        return;
-    }
-    int64_t v;
-    define_value(A, d, &name, &v);
-    skip_line(A);
 }
 
 /* ---- top level ------------------------------------------------------------- */
@@ -1982,34 +372,34 @@ static void parse_top(Asm *A)
 {
     char b[64];
     for (;;) {
-        Token t = peek(A);
+        Token t = asm_peek(A);
         if (t.kind == TOK_EOF) return;
         if (t.kind != TOK_DIRECTIVE) {
-            if (t.kind != TOK_ERROR) err(A, &t, "expected a directive (.entry, .define, .buffer ...), got %s", show(&t, b, sizeof b));
+            if (t.kind != TOK_ERROR) asm_err(A, &t, "expected a directive (.entry, .define, .buffer ...), got %s", asm_show(&t, b, sizeof b));
             next_raw(A);
             skip_to_directive(A);
             continue;
         }
         next_raw(A);
-        if (tok_is(&t, ".version") || tok_is(&t, ".target") || tok_is(&t, ".address_size") ||
-            tok_is(&t, ".file") || tok_is(&t, ".loc") || tok_is(&t, ".pragma")) { skip_line(A); accept(A, ';'); }
-        else if (tok_is(&t, ".define")) { A->line_mode = 1; check_define_line(A); skip_line(A); A->line_mode = 0; }
-        else if (tok_is(&t, ".buffer")) host_directive(A, &t, parse_buffer);
-        else if (tok_is(&t, ".launch")) host_directive(A, &t, parse_launch);
-        else if (tok_is(&t, ".check")) host_directive(A, &t, parse_check);
-        else if (tok_is(&t, ".visible") || tok_is(&t, ".weak")) continue;
-        else if (tok_is(&t, ".entry")) parse_entry(A);
-        else if (tok_is(&t, ".extern")) { Token d = next(A); parse_var_decl(A, &d, 1); }
-        else if (tok_is(&t, ".const") || tok_is(&t, ".shared") || tok_is(&t, ".global")) parse_var_decl(A, &t, 0);
-        else if (tok_is(&t, ".func")) {
-            err(A, &t, ".func (device functions) is not supported; inline the function into the entry");
+        if (asm_tok_is(&t, ".version") || asm_tok_is(&t, ".target") || asm_tok_is(&t, ".address_size") ||
+            asm_tok_is(&t, ".file") || asm_tok_is(&t, ".loc") || asm_tok_is(&t, ".pragma")) { asm_skip_line(A); asm_accept(A, ';'); }
+        else if (asm_tok_is(&t, ".define")) { A->line_mode = 1; asm_check_define_line(A); asm_skip_line(A); A->line_mode = 0; }
+        else if (asm_tok_is(&t, ".buffer")) asm_host_directive(A, &t, asm_parse_buffer);
+        else if (asm_tok_is(&t, ".launch")) asm_host_directive(A, &t, asm_parse_launch);
+        else if (asm_tok_is(&t, ".check")) asm_host_directive(A, &t, asm_parse_check);
+        else if (asm_tok_is(&t, ".visible") || asm_tok_is(&t, ".weak")) continue;
+        else if (asm_tok_is(&t, ".entry")) parse_entry(A);
+        else if (asm_tok_is(&t, ".extern")) { Token d = asm_next(A); asm_parse_var_decl(A, &d, 1); }
+        else if (asm_tok_is(&t, ".const") || asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".global")) asm_parse_var_decl(A, &t, 0);
+        else if (asm_tok_is(&t, ".func")) {
+            asm_err(A, &t, ".func (device functions) is not supported; inline the function into the entry");
             skip_to_directive(A);
         } else {
             char w[64];
             snprintf(w, sizeof w, "%.*s", t.len < 60 ? t.len : 60, t.s);
             const char *near = suggest_best(w, top_directives, sizeof top_directives / sizeof top_directives[0], sizeof top_directives[0]);
-            if (near) err(A, &t, "unknown directive '%s' (did you mean '%s'?)", w, near);
-            else err(A, &t, "unknown directive '%s'", w);
+            if (near) asm_err(A, &t, "unknown directive '%s' (did you mean '%s'?)", w, near);
+            else asm_err(A, &t, "unknown directive '%s'", w);
             skip_to_directive(A);
         }
     }
@@ -2029,13 +419,13 @@ static void resolve_launches(Asm *A)
         l->entry = program_find_entry(p, pl->entry);
         if (l->entry < 0) {
             const char *near = p->nentries ? suggest_best(pl->entry, p->entries, (size_t)p->nentries, sizeof *p->entries) : NULL;
-            if (near) err(A, &at, ".launch of unknown entry '%s' (did you mean '%s'?)", pl->entry, near);
-            else err(A, &at, ".launch of unknown entry '%s'", pl->entry);
+            if (near) asm_err(A, &at, ".launch of unknown entry '%s' (did you mean '%s'?)", pl->entry, near);
+            else asm_err(A, &at, ".launch of unknown entry '%s'", pl->entry);
             continue;
         }
         const Entry *e = &p->entries[l->entry];
         if (l->nargs != e->nparams) {
-            err(A, &at, ".launch %s passes %d argument%s; the entry takes %d", e->name, l->nargs,
+            asm_err(A, &at, ".launch %s passes %d argument%s; the entry takes %d", e->name, l->nargs,
                 l->nargs == 1 ? "" : "s", e->nparams);
             continue;
         }
@@ -2047,15 +437,15 @@ static void resolve_launches(Asm *A)
             Token aat = at;
             aat.col = a->col;
             if (a->kind == ARG_BUFFER && (bits != 64 || kind == TK_FLOAT || pa->size != 8)) {
-                err(A, &aat, "argument %d of .launch %s is buffer '%s', but parameter '%s' is .%s (pointers are .u64)",
+                asm_err(A, &aat, "argument %d of .launch %s is buffer '%s', but parameter '%s' is .%s (pointers are .u64)",
                     k + 1, e->name, p->buffers[a->buffer].name, pa->name, isa_type_name((DataType)pa->type));
             } else if (a->kind == ARG_FLOAT && kind != TK_FLOAT) {
-                err(A, &aat, "argument %d of .launch %s is a floating-point number, but parameter '%s' is .%s",
+                asm_err(A, &aat, "argument %d of .launch %s is a floating-point number, but parameter '%s' is .%s",
                     k + 1, e->name, pa->name, isa_type_name((DataType)pa->type));
             } else if (a->kind == ARG_INT && kind != TK_FLOAT && bits < 64) {
                 int64_t lo = -((int64_t)1 << (bits - 1)), hi = ((int64_t)1 << bits) - 1;
                 if (a->i < lo || a->i > hi)
-                    err(A, &aat, "argument %d of .launch %s: %lld does not fit parameter '%s' (.%s)",
+                    asm_err(A, &aat, "argument %d of .launch %s: %lld does not fit parameter '%s' (.%s)",
                         k + 1, e->name, (long long)a->i, pa->name, isa_type_name((DataType)pa->type));
             } else if (a->kind == ARG_INT && kind == TK_FLOAT) {
                 a->kind = ARG_FLOAT;
@@ -2089,10 +479,10 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
 {
     Asm A;
     memset(&A, 0, sizeof A);
-    Program *p = xrealloc(NULL, sizeof *p);
+    Program *p = asm_xrealloc(NULL, sizeof *p);
     memset(p, 0, sizeof *p);
-    p->filename = xstrndup(filename, strlen(filename));
-    p->source = xstrndup(text, len);
+    p->filename = asm_xstrndup(filename, strlen(filename));
+    p->source = asm_xstrndup(text, len);
     A.file = p->filename;
     A.src = p->source;
     A.len = len;
@@ -2114,16 +504,16 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
     if (len == 0 || strspn(text, " \t\r\n") == len)
         diag_add(dl, filename, 0, 0, NULL, "the file is empty: a kernel file needs at least one .entry");
     lex_init(&A.lx, A.file, A.src, A.len, dl);
-    prescan_defines(&A);
-    apply_overrides(&A);
+    asm_prescan_defines(&A);
+    asm_apply_overrides(&A);
     parse_top(&A);
     if (A.e) finish_entry(&A);
     resolve_launches(&A);
     /* every .define with its final value (after -D), for reports */
-    if (A.ndefs) p->defines = xrealloc(NULL, (size_t)A.ndefs * sizeof *p->defines);
+    if (A.ndefs) p->defines = asm_xrealloc(NULL, (size_t)A.ndefs * sizeof *p->defines);
     for (int i = 0; i < A.ndefs; i++) {
         const DefSlot *d = &A.defs[i];
-        p->defines[p->ndefines++] = (Define){ xstrndup(d->name, strlen(d->name)), d->value, d->override != NULL, d->line };
+        p->defines[p->ndefines++] = (Define){ asm_xstrndup(d->name, strlen(d->name)), d->value, d->override != NULL, d->line };
     }
     if (len > 0 && p->nentries == 0 && diag_count(dl) == errors_before)
         diag_add(dl, filename, 0, 0, NULL, "no .entry in the file");
@@ -2137,12 +527,12 @@ Program *asm_assemble_file(const char *path, const AsmOptions *opt, DiagList *dl
     FILE *f = fopen(path, "rb");
     if (!f) { diag_add(dl, path, 0, 0, NULL, "cannot open: %s", strerror(errno)); return NULL; }
     size_t cap = 1 << 16, len = 0;
-    char *buf = xrealloc(NULL, cap);
+    char *buf = asm_xrealloc(NULL, cap);
     for (;;) {
         if (len == cap) {
             if (cap >= ((size_t)1 << 30)) { fclose(f); free(buf); diag_add(dl, path, 0, 0, NULL, "file is larger than 1 GiB"); return NULL; }
             cap *= 2;
-            buf = xrealloc(buf, cap);
+            buf = asm_xrealloc(buf, cap);
         }
         size_t n = fread(buf + len, 1, cap - len, f);
         if (n == 0) break;
@@ -2155,3 +545,4 @@ Program *asm_assemble_file(const char *path, const AsmOptions *opt, DiagList *dl
     free(buf);
     return p;
 }
+

@@ -309,10 +309,13 @@ static void test_config_set(void **state)
     assert_true(h.gpu.mem_clock_mhz == 2619.0);
     assert_int_equal(h.sm.shared_bytes, 233472);
     assert_int_equal(h.l2.size_bytes, 52428800);
-    assert_int_equal(h.l1.hit_lat, 40);
-    assert_int_equal(h.lat.shared, 29);
-    assert_int_equal(h.lat.fma, 4);
-    assert_int_equal(h.dram.ctrl_lat, 271);      /* calibrated to the DRAM rows (test_validation.c) */
+    assert_int_equal(h.l1.hit_lat, 32);          /* micro.csv l1_hit_ca_16KiB 32.1 */
+    assert_int_equal(h.l2.hit_lat, 212);         /* micro.csv L2 hit 286 = 32 + 2 x 20 + 212 + 2 */
+    assert_int_equal(h.lat.shared, 23);          /* micro.csv lds_chase 23.1 */
+    assert_int_equal(h.lat.fma, 4);              /* micro.csv ffma 4.06 */
+    assert_int_equal(h.lat.dp, 8);               /* micro.csv dfma 8.04 */
+    assert_int_equal(h.lat.sfu, 17);             /* micro.csv mufu_ex2 17.0 */
+    assert_int_equal(h.dram.ctrl_lat, 362);      /* calibrated to micro.csv's DRAM chase (test_validation.c) */
     assert_int_equal(h.l1.mshr_merge, 64);       /* Accel-Sim SM90_H100 dl1 "A:512:64" */
     assert_int_equal(h.l2.mshr_merge, 16);       /* calibrated on naive_mm and tiled_mm (hopper.ini header) */
     /* Accel-Sim's merge limits elsewhere: SM80_A100 "A:512:64" / "A:192:4", SM7_QV100 "A:256:8" / "A:192:4" */

@@ -336,6 +336,81 @@ static void test_barrier_releases_next_cycle(void **state)
         }
 }
 
+/* gpu.launch_cycles: a launch reaches the SMs that many cycles late.  With
+ * fixed memory latencies nothing else depends on the absolute cycle, so
+ * each launch's elapsed cycles grow by exactly the overhead (vecadd.s has
+ * one launch, reduce_sequential.s two: 2 x 1000), the SM-active cycles,
+ * the instructions and the stalls not at all. */
+static void test_launch_overhead_is_elapsed_only(void **state)
+{
+    (void)state;
+    const char *files[] = { "kernels/vecadd.s", "kernels/reduce_sequential.s" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        Config c;
+        fermi(&c);
+        set(&c, "mem.model=fixed");
+        Stats a, b;
+        run_file(&c, files[i], NULL, 0, &a);
+        set(&c, "gpu.launch_cycles=1000");
+        run_file(&c, files[i], NULL, 0, &b);
+        Program *p = asm_assemble_file(files[i], &(AsmOptions){ 0 }, &(DiagList){ 0 });
+        assert_non_null(p);
+        uint64_t launches = (uint64_t)p->nlaunches;
+        program_free(p);
+        assert_int_equal(b.cycles, a.cycles + 1000 * launches);
+        assert_int_equal(b.sm_active_cycles, a.sm_active_cycles);
+        assert_int_equal(b.inst, a.inst);
+        for (int r = 0; r < STALL_COUNT; r++) assert_int_equal(b.stall[r], a.stall[r]);
+    }
+}
+
+/* sm.bar_latency and sm.bar_warp_cycles on tests/data/barrier_release.s
+ * (two warps; warp 1 reads %clock at a and reaches bar.sync at a + 1; both
+ * read %clock again right after it).  With both 0 the barrier releases on
+ * the next cycle: a + 2 (test_barrier_releases_next_cycle).  The barrier unit
+ * counts warp 1's arrival bar_warp_cycles = 3 after a + 1 (warp 0 arrived
+ * earlier, so its count ended before), and releases bar_latency = 10 later:
+ * the warps go on at (a + 1 + 3) + 10 + 1 = a + 15. */
+static void test_barrier_cost_keys(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    set(&c, "sm.bar_warp_cycles=3");
+    set(&c, "sm.bar_latency=10");
+    DiagList dl = { 0 };
+    Program *p = asm_assemble_file("tests/data/barrier_release.s", NULL, &dl);
+    assert_non_null(p);
+    Run r;
+    assert_int_equal(run_program(&r, p, &c, "test", &(RunOptions){ 0 }, &dl), RUN_OK);
+    const uint32_t *t = (const uint32_t *)mem_region_of_buffer(&r.mem, program_find_buffer(p, "t"))->data;
+    assert_true(t[0] < t[2]);                 /* warp 0 waited for warp 1 */
+    assert_int_equal(t[3], t[2] + 15);        /* (a + 1 + 3) + 10 + 1 */
+    assert_int_equal(t[1], t[3]);             /* released together */
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+}
+
+/* sm.cta_launch_cycles: a dispatched block's warps start that much later.
+ * vecadd.s on fermi.ini is 16 blocks on 15 SMs, all resident at once (SM 0
+ * takes two), so with fixed memory latencies every SM is active exactly 100
+ * cycles longer and so is the launch. */
+static void test_cta_launch_cycles(void **state)
+{
+    (void)state;
+    Config c;
+    fermi(&c);
+    set(&c, "mem.model=fixed");
+    Stats a, b;
+    run_file(&c, "kernels/vecadd.s", NULL, 0, &a);
+    set(&c, "sm.cta_launch_cycles=100");
+    run_file(&c, "kernels/vecadd.s", NULL, 0, &b);
+    assert_int_equal(b.cycles, a.cycles + 100);
+    assert_int_equal(b.sm_active_cycles, a.sm_active_cycles + 15 * 100);
+    assert_int_equal(b.inst, a.inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -353,6 +428,9 @@ int main(void)
         cmocka_unit_test(test_every_policy_finishes),
         cmocka_unit_test(test_per_sm_counters_add_up),
         cmocka_unit_test(test_barrier_releases_next_cycle),
+        cmocka_unit_test(test_launch_overhead_is_elapsed_only),
+        cmocka_unit_test(test_barrier_cost_keys),
+        cmocka_unit_test(test_cta_launch_cycles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,9 @@
  * report, exactly, and its issue events to the warp instructions.  The HTML
  * file must be self-contained (no URL, no external file), carry the views'
  * markers and the same events as the JSON, honour the window options, stay
- * under 20 MB by default, and be the same bytes on every run. */
+ * under 20 MB by default, and be the same bytes on every run.  The page
+ * around the data must be the web files of sim/front/viewer/ as they are
+ * now (the build embeds them; a stale or broken embedding fails here). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -438,7 +440,8 @@ static void test_html_self_contained(void **state)
     /* the views and what they explain */
     const char *markers[] = { "id=\"timeline\"", "id=\"lanes\"", "id=\"detail\"", "id=\"legend\"", "Warp timeline",
                               "Lane activity", "Coalescing map", "Bank map", "Active mask", "wavefront",
-                              "long_scoreboard" };
+                              "long_scoreboard", "id=\"fconf\"", "id=\"funco\"", "id=\"fdiv\"", "id=\"srclines\"",
+                              "id=\"linesbody\"", "id=\"big\"", "id=\"luni\"" };
     for (size_t i = 0; i < sizeof markers / sizeof markers[0]; i++) {
         if (!strstr(html, markers[i])) print_error("the HTML trace lacks %s\n", markers[i]);
         assert_non_null(strstr(html, markers[i]));
@@ -454,6 +457,89 @@ static void test_html_self_contained(void **state)
     assert_true(h.mems > 0);
     assert_int_equal(h.cut, 0);
     free(html);
+}
+
+/* The page as sim/front/viewer/ says it should be, read here without the
+ * build's generator: viewer.html with each line that is exactly {{FILE}}
+ * replaced by that file, split at {{data}} into *head and *tail. */
+static void viewer_from_files(char **head, char **tail)
+{
+    const char *dir = "sim/front/viewer/";
+    char path[256];
+    snprintf(path, sizeof path, "%sviewer.html", dir);
+    char *tpl = slurp(path, NULL);
+    if (!tpl) print_error("cannot read %s (run the tests from the repo root)\n", path);
+    assert_non_null(tpl);
+    size_t cap = 1 << 16, n = 0;
+    char *page = malloc(cap);
+    assert_non_null(page);
+    for (char *s = tpl; *s;) {
+        char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) + 1 : strlen(s);
+        char *piece = s, *file = NULL;
+        size_t piece_n = len;
+        if (len > 5 && !strncmp(s, "{{", 2) && !strncmp(s + len - 3, "}}\n", 3) && strncmp(s, "{{data}}", 8)) {
+            snprintf(path, sizeof path, "%s%.*s", dir, (int)(len - 5), s + 2);
+            file = slurp(path, &piece_n);
+            if (!file) print_error("viewer.html includes %s, which cannot be read\n", path);
+            assert_non_null(file);
+            piece = file;
+        }
+        while (n + piece_n + 1 > cap) {
+            cap *= 2;
+            page = realloc(page, cap);
+            assert_non_null(page);
+        }
+        memcpy(page + n, piece, piece_n);
+        n += piece_n;
+        free(file);
+        s += len;
+    }
+    page[n] = 0;
+    free(tpl);
+    char *mark = strstr(page, "{{data}}");
+    assert_non_null(mark);
+    *mark = 0;
+    *head = page;
+    *tail = strdup(mark + 8);
+    assert_non_null(*tail);
+}
+
+/* Index of the first byte where a and b differ (up to n bytes). */
+static size_t first_difference(const char *a, const char *b, size_t n)
+{
+    size_t i = 0;
+    while (i < n && a[i] == b[i]) i++;
+    return i;
+}
+
+/* The binary writes the page of sim/front/viewer/, byte for byte, around
+ * the data: the embedded copy is current. */
+static void test_viewer_matches_web_files(void **state)
+{
+    (void)state;
+    char *head, *tail;
+    viewer_from_files(&head, &tail);
+    run_traced("kernels/evenodd.s", NULL, 0, tmp("a.html"), all());
+    size_t n;
+    char *html = slurp(tmp("a.html"), &n);
+    assert_non_null(html);
+    size_t hn = strlen(head), tn = strlen(tail);
+    assert_true(hn > 1000 && tn > 10000);
+    assert_true(n > hn + tn);
+    size_t dh = first_difference(html, head, hn), dt = first_difference(html + n - tn, tail, tn);
+    if (dh < hn)
+        print_error("the trace's page head differs from sim/front/viewer/ at byte %zu: rebuild (make)\n", dh);
+    if (dt < tn)
+        print_error("the trace's page tail differs from sim/front/viewer/ at byte %zu of the tail: rebuild (make)\n",
+                    dt);
+    assert_true(dh == hn);
+    assert_true(dt == tn);
+    /* between them, nothing but the data */
+    assert_true(html[hn] == '{' && html[n - tn - 1] == '}');
+    free(html);
+    free(head);
+    free(tail);
 }
 
 /* --trace-cycles, --trace-sm and --trace-warps keep only what they name. */
@@ -567,6 +653,56 @@ static void test_lanes_recorded(void **state)
     free(j);
 }
 
+/* The memory system over time (observe.h sample, the page's "X"): the
+ * samples cover the run without a gap, and their deltas add up to the
+ * report's totals: warp instructions, L1 and L2 sectors, DRAM bytes (but
+ * the end-of-run flush of dirty lines, which takes no simulated time). */
+static void test_memsys_samples(void **state)
+{
+    (void)state;
+    DiagList dl = { 0 };
+    AsmDefine d[] = { { "STRIDE", "16" } };
+    AsmOptions ao = { d, 1 };
+    Program *p = asm_assemble_file("kernels/strided_copy.s", &ao, &dl);
+    assert_non_null(p);
+    Config c;
+    config_defaults(&c);
+    assert_int_equal(config_load_file(&c, "configs/fermi.ini", &dl), 0);
+    Run r;
+    RunOptions o = { .trace = tmp("ms.html"), .trace_opt = all() };
+    assert_int_equal(run_program(&r, p, &c, "configs/fermi.ini", &o, &dl), RUN_OK);
+    assert_true(r.has_memstats);
+    char *html = slurp(tmp("ms.html"), NULL);
+    assert_non_null(html);
+    const char *a = strstr(html, "\"X\":{"), *b = strstr(a ? a : html, "]}");
+    assert_non_null(a);
+    assert_non_null(b);
+    JVal x;
+    assert_int_equal(jparse_all(a + 4, (size_t)(b + 2 - (a + 4)), &x), 0);
+    assert_int_equal((int)jget(&x, "every")->num, 32);
+    assert_int_equal((int)jget(&x, "mem")->num, 1);
+    assert_int_equal((int)jget(&x, "from")->num, 0);
+    const JVal *dv = jget(&x, "d");
+    assert_int_equal(dv->n % 7, 0);
+    double sum[7] = { 0 };
+    for (size_t i = 0; i < dv->n; i++) {
+        if (i % 7 == 0) assert_true(dv->item[i].num > 0);   /* time moves on */
+        sum[i % 7] += dv->item[i].num;
+    }
+    const MemStats *m = &r.memstats;
+    assert_true(sum[0] == (double)r.stats.cycles);
+    assert_true(sum[1] == (double)r.stats.inst);
+    assert_true(sum[2] == (double)m->l1_sector_hits && sum[3] == (double)m->l1_sector_misses);
+    assert_true(sum[4] == (double)m->l2_sector_hits && sum[5] == (double)m->l2_sector_misses);
+    assert_true(sum[6] == (double)(m->dram_bytes_read + m->dram_bytes_write - m->dram_flush_bytes));
+    assert_true(sum[6] > 0);
+    jfree(&x);
+    free(html);
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+}
+
 static void test_bad_file_name(void **state)
 {
     (void)state;
@@ -582,10 +718,12 @@ int main(void)
         cmocka_unit_test(test_json_is_tef_and_sums_to_stalls),
         cmocka_unit_test(test_json_launches_apart),
         cmocka_unit_test(test_html_self_contained),
+        cmocka_unit_test(test_viewer_matches_web_files),
         cmocka_unit_test(test_window_options),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_default_window_bounded),
         cmocka_unit_test(test_lanes_recorded),
+        cmocka_unit_test(test_memsys_samples),
         cmocka_unit_test(test_bad_file_name),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -60,6 +60,8 @@ static const ConfigKey keys[] = {
     K_INT("gpu.num_sms", gpu.num_sms, 15, 1, 1024, 0, "SMs", "Streaming multiprocessors on the chip."),
     K_DBL("gpu.core_clock_mhz", gpu.core_clock_mhz, 1401, 1, 100000, "MHz", "SM (shader) clock; one simulated cycle is one period of it."),
     K_DBL("gpu.mem_clock_mhz", gpu.mem_clock_mhz, 924, 1, 100000, "MHz", "DRAM command clock; dram.t* timings count its cycles."),
+    K_INT("gpu.launch_cycles", gpu.launch_cycles, 0, 0, 1000000, 0, "cycles",
+          "Launch overhead: cycles from a launch to its first block dispatch (host interface, grid set-up); counted in elapsed cycles, not in SM-active cycles."),
 
     K_INT("sm.warp_size", sm.warp_size, 32, 4, 32, P2, "threads", "Threads per warp (4, 8, 16 or 32)."),
     K_INT("sm.lanes", sm.lanes, 32, 1, 1024, 0, "lanes", "Single-precision ALU lanes (CUDA cores) per SM."),
@@ -67,14 +69,22 @@ static const ConfigKey keys[] = {
     K_INT("sm.issue_per_scheduler", sm.issue_per_scheduler, 1, 1, 4, 0, "instructions", "Instructions one scheduler may issue per cycle."),
     K_INT("sm.max_threads", sm.max_threads, 1536, 1, 65536, 0, "threads", "Resident threads per SM (occupancy limit)."),
     K_INT("sm.max_blocks", sm.max_blocks, 8, 1, 1024, 0, "blocks", "Resident thread blocks per SM (occupancy limit)."),
-    K_INT("sm.max_warps", sm.max_warps, 48, 1, 2048, 0, "warps", "Resident warps per SM (occupancy limit)."),
+    K_INT("sm.max_warps", sm.max_warps, 48, 1, 2048, 0, "warps", "Resident warps per SM (occupancy limit). Unless set in the same file (or --set) as `sm.warp_size`/`sm.max_threads`, it follows them: max_threads / warp_size, rounded up, so `--set sm.warp_size=8` alone works."),
     K_INT("sm.registers", sm.registers, 32768, 256, 16777216, 0, "registers", "32-bit registers in the SM register file."),
     K_INT("sm.reg_alloc_unit", sm.reg_alloc_unit, 64, 1, 4096, P2, "registers", "Registers are granted per warp in multiples of this."),
     K_INT("sm.max_regs_per_thread", sm.max_regs_per_thread, 63, 1, 255, 0, "registers", "Most registers one thread may use."),
     K_I64("sm.shared_bytes", sm.shared_bytes, 48 * 1024, 0, 16 * MIB, BY, "bytes", "Shared memory per SM."),
     K_INT("sm.shared_alloc_unit", sm.shared_alloc_unit, 128, 1, 64 * KIB, P2 | BY, "bytes", "Shared memory is granted per block in multiples of this."),
     K_INT("sm.ibuffer_depth", sm.ibuffer_depth, 2, 1, 64, 0, "instructions", "Decoded-instruction buffer entries per warp."),
-    K_INT("sm.fetch_width", sm.fetch_width, 2, 1, 16, 0, "instructions", "Instructions decoded into a warp's buffer per fetch; the fetch unit serves one warp per cycle."),
+    K_INT("sm.fetch_width", sm.fetch_width, 2, 1, 16, 0, "instructions", "Instructions decoded into a warp's buffer per fetch; a fetch unit serves one warp per cycle."),
+    K_INT("sm.cta_launch_cycles", sm.cta_launch_cycles, 0, 0, 100000, 0, "cycles",
+          "A dispatched block holds its slot and resources, its warps fetching nothing, for this many cycles before they start (block set-up); counted in SM-active cycles."),
+    K_INT("sm.bar_latency", sm.bar_latency, 0, 0, 10000, 0, "cycles",
+          "A completed barrier releases its warps this many cycles after the barrier unit has counted the last arrival."),
+    K_INT("sm.bar_warp_cycles", sm.bar_warp_cycles, 0, 0, 1000, 0, "cycles",
+          "The barrier unit counts one arriving warp per this many cycles (0: all at once)."),
+    K_INT("sm.fetch_units", sm.fetch_units, 1, 1, 16, 0, "",
+          "Instruction fetch units per SM, each serving the warps of sm.schedulers / sm.fetch_units schedulers (1: one for the whole SM, as Fermi; sm.schedulers: one per processing block, as Volta to Hopper)."),
 
     K_ENUM("core.schedule", core.schedule, CORE_SCHEDULE_MACHINE, core_schedule_names,
            "What a warp issues: the machine order, registers and instruction counts of the ptxas-like back end (isa/backend.h), or the PTX exactly as written, one instruction each."),
@@ -87,6 +97,12 @@ static const ConfigKey keys[] = {
     K_INT("unit.sfu_width", unit.sfu_width, 4, 1, 64, P2, "lanes", "Special-function unit lanes per SM (sin, rsqrt, ex2 ...)."),
     K_INT("unit.lsu_width", unit.lsu_width, 16, 1, 64, P2, "lanes", "Load/store unit lanes per SM (address generation)."),
     K_INT("unit.dp_width", unit.dp_width, 4, 1, 64, P2, "lanes", "Double-precision results per SM per cycle."),
+    K_INT("unit.int_width", unit.int_width, 0, 0, 256, 0, "lanes",
+          "INT32 lanes per SM in a pipe of their own, split like the SP lanes into unit.sp_groups groups (Volta to Hopper); 0: integer instructions share the SP pipe (Fermi)."),
+    K_INT("unit.dp_groups", unit.dp_groups, 1, 1, 16, 0, "",
+          "Groups the unit.dp_width FP64 lanes are split into; with one group per scheduler each scheduler's warps use their own."),
+    K_INT("unit.sfu_groups", unit.sfu_groups, 1, 1, 16, 0, "",
+          "Groups the unit.sfu_width SFU lanes are split into; with one group per scheduler each scheduler's warps use their own."),
 
     K_INT("lat.alu", lat.alu, 22, 1, NOLIMIT, 0, "cycles", "Integer and FP32 add/logic: issue to dependent issue."),
     K_INT("lat.imul", lat.imul, 22, 1, NOLIMIT, 0, "cycles", "32-bit integer multiply and mad."),
@@ -103,6 +119,8 @@ static const ConfigKey keys[] = {
 
     K_INT("smem.banks", smem.banks, 32, 1, 64, P2, "banks", "Shared-memory banks; bank = (addr / bank_bytes) % banks."),
     K_INT("smem.bank_bytes", smem.bank_bytes, 4, 4, 8, P2 | BY, "bytes", "Bank width (4 or 8)."),
+    K_INT("smem.replay_lat", smem.replay_lat, 1, 0, 64, 0, "cycles",
+          "Cycles each extra wavefront of a bank-conflicted access adds to its result latency (the pipe is held one cycle per wavefront either way)."),
 
     K_BOOL("l1.enabled", l1.enabled, 1, "Cache global loads in L1 (false: they go straight to L2)."),
     K_I64("l1.size_bytes", l1.size_bytes, 16 * 1024, 256, 64 * MIB, BY, "bytes", "L1 data cache capacity per SM."),
@@ -518,6 +536,21 @@ static void record_origin(Config *c, int ki, const Loc *at)
     o->seq = ++c->origin.seq;
 }
 
+/* Limits that follow from others unless the user sets them: a new
+ * sm.warp_size or sm.max_threads re-derives sm.max_warps = max_threads /
+ * warp_size (rounded up) when sm.max_warps came from an earlier layer (the
+ * defaults, or a file before this one), so `--set sm.warp_size=8` alone
+ * keeps the SM's thread limit.  sm.max_warps set in the same layer (the same
+ * file, or --set) is the user's and stays; the derived value keeps the old
+ * origin, so a later layer derives again. */
+static void derive_limits(Config *c, int ki, const Loc *at)
+{
+    if (strcmp(keys[ki].name, "sm.warp_size") && strcmp(keys[ki].name, "sm.max_threads")) return;
+    const ConfigOrigin *o = &c->origin.key[config_key_find("sm.max_warps")];
+    if (o->source == at->source && o->load == at->load) return;
+    if (c->sm.warp_size > 0) c->sm.max_warps = (c->sm.max_threads + c->sm.warp_size - 1) / c->sm.warp_size;
+}
+
 /* Parse text[0..n) as the value of key ki, check it, store it. */
 static int set_value(Config *c, int ki, const char *text, size_t n, const Loc *at, DiagList *dl)
 {
@@ -544,20 +577,31 @@ static int set_value(Config *c, int ki, const char *text, size_t n, const Loc *a
     case CFG_STRING: rc = set_string(c, k, val, at, dl); break;
     }
     if (rc == 0) record_origin(c, ki, at);
+    if (rc == 0) derive_limits(c, ki, at);
     return rc;
 }
 
 /* "l1.asoc: unknown key (did you mean 'l1.assoc'?)".  If spelling does
  * not help, a key with the same leaf in another section probably will
  * ("[l1] banks" -> smem.banks). */
-static void unknown_key(DiagList *dl, const Loc *at, const char *name)
+const char *config_key_suggest(const char *name)
 {
-    /* Past DIAG_MAX_ERRORS the message is only counted: skip the search. */
-    if (dl->n >= DIAG_MAX_ERRORS) { err_at(dl, at, "unknown key"); return; }
     const char *best = suggest_best(name, keys, NKEYS, sizeof keys[0]);
     const char *leaf = strchr(name, '.');
     for (int i = 0; !best && leaf && i < NKEYS; i++)
         if (strcmp(strchr(keys[i].name, '.'), leaf) == 0) best = keys[i].name;
+    /* a key cut short before its unit: l1.size -> l1.size_bytes */
+    size_t n = strlen(name);
+    for (int i = 0; !best && n && i < NKEYS; i++)
+        if (!strncmp(keys[i].name, name, n) && keys[i].name[n] == '_') best = keys[i].name;
+    return best;
+}
+
+static void unknown_key(DiagList *dl, const Loc *at, const char *name)
+{
+    /* Past DIAG_MAX_ERRORS the message is only counted: skip the search. */
+    if (dl->n >= DIAG_MAX_ERRORS) { err_at(dl, at, "unknown key"); return; }
+    const char *best = config_key_suggest(name);
     char shown[64];
     show(name, strlen(name), shown, sizeof shown);
     if (best)
@@ -945,6 +989,24 @@ static bool fetch_fits_ibuffer(const Config *c, char *why, size_t n)
     return false;
 }
 
+static bool unit_groups_fit(const Config *c, char *why, size_t n)
+{
+    if (c->unit.dp_width % c->unit.dp_groups == 0 && c->unit.sfu_width % c->unit.sfu_groups == 0 &&
+        c->unit.int_width % c->unit.sp_groups == 0)
+        return true;
+    snprintf(why, n, "unit.dp_width (%d), unit.sfu_width (%d) and unit.int_width (%d) must divide into unit.dp_groups (%d), "
+             "unit.sfu_groups (%d) and unit.sp_groups (%d) groups", c->unit.dp_width, c->unit.sfu_width, c->unit.int_width,
+             c->unit.dp_groups, c->unit.sfu_groups, c->unit.sp_groups);
+    return false;
+}
+
+static bool fetch_units_fit(const Config *c, char *why, size_t n)
+{
+    if (c->sm.fetch_units <= c->sm.schedulers && c->sm.schedulers % c->sm.fetch_units == 0) return true;
+    snprintf(why, n, "sm.fetch_units (%d) does not divide sm.schedulers (%d)", c->sm.fetch_units, c->sm.schedulers);
+    return false;
+}
+
 static bool active_pool_fits(const Config *c, char *why, size_t n)
 {
     int per_sched = c->sm.max_warps / c->sm.schedulers;
@@ -1053,6 +1115,10 @@ static const Rule rules[] = {
       { "sm.shared_bytes", "sm.shared_alloc_unit" }, shared_in_units },
     { "`sm.fetch_width` <= `sm.ibuffer_depth`.",
       { "sm.fetch_width", "sm.ibuffer_depth" }, fetch_fits_ibuffer },
+    { "`unit.dp_width`, `unit.sfu_width` and `unit.int_width` divide into `unit.dp_groups`, `unit.sfu_groups` and `unit.sp_groups` groups.",
+      { "unit.dp_width", "unit.sfu_width", "unit.int_width", "unit.dp_groups", "unit.sfu_groups", "unit.sp_groups" }, unit_groups_fit },
+    { "`sm.fetch_units` divides `sm.schedulers`.",
+      { "sm.fetch_units", "sm.schedulers" }, fetch_units_fit },
     { "`sched.two_level_active` <= `sm.max_warps` / `sm.schedulers`.",
       { "sched.two_level_active", "sm.max_warps", "sm.schedulers" }, active_pool_fits },
     { "L1: `line_bytes` is a multiple of `sector_bytes`; `size_bytes` = sets x `assoc` x `line_bytes` with a power-of-two number of sets.",

@@ -77,6 +77,7 @@ typedef struct Config {
         char name[CONFIG_STRING_MAX];
         int num_sms;
         double core_clock_mhz;    /* SM clock; one simulated cycle */
+        int launch_cycles;        /* front end: a launch reaches the SMs this late */
         double mem_clock_mhz;     /* DRAM command clock */
     } gpu;
     struct {
@@ -85,7 +86,9 @@ typedef struct Config {
         int registers, reg_alloc_unit, max_regs_per_thread;
         int64_t shared_bytes;
         int shared_alloc_unit;
-        int ibuffer_depth, fetch_width;
+        int ibuffer_depth, fetch_width, fetch_units;
+        int bar_latency, bar_warp_cycles;
+        int cta_launch_cycles;    /* a dispatched block's warps start this late */   /* barrier: release after the last arrival; per arriving warp */
     } sm;
     struct {
         int schedule;             /* enum CoreSchedule */
@@ -96,6 +99,7 @@ typedef struct Config {
     } sched;
     struct {
         int sp_groups, sp_width, sfu_width, lsu_width, dp_width;
+        int int_width, dp_groups, sfu_groups;   /* 0 / 1 / 1: integer ops on the SP pipe, one DP and one SFU pipe */
     } unit;
     struct {
         int alu, imul, fma, dp, sfu, shared, global_fixed, constant, branch;
@@ -105,6 +109,7 @@ typedef struct Config {
     } mem;
     struct {
         int banks, bank_bytes;
+        int replay_lat;          /* cycles each extra wavefront adds to a shared load's result */
     } smem;
     struct {
         bool enabled;
@@ -196,6 +201,9 @@ bool config_equal(const Config *a, const Config *b);
 int config_key_count(void);
 const ConfigKey *config_key_at(int i);
 int config_key_find(const char *name);          /* index, or -1 */
+/* The key a misspelt or cut-short name probably meant ("l1.size" ->
+ * "l1.size_bytes"), or NULL. */
+const char *config_key_suggest(const char *name);
 
 /* A key's value as text ("16KiB", "gto", "true", "GTX 480"); NULL if the
  * key is unknown.  buf should hold at least CONFIG_STRING_MAX + 2 bytes. */

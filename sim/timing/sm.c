@@ -28,6 +28,7 @@ static size_t lay_out(Sm *sm, char *base)
     sm->refetch = carve(base, &off, nw * 8);
     sm->far = carve(base, &off, nw * 8);
     sm->sched_slots = carve(base, &off, (size_t)sm->nsched * nw * 8);
+    sm->fetch_slots = carve(base, &off, (size_t)sm->nfetch * nw * 8);
     for (int p = 0; p < PIPE_COUNT; p++) sm->pipe_free[p] = carve(base, &off, (size_t)sm->pipe_groups[p] * 8);
     sm->sched = carve(base, &off, (size_t)sm->nsched * sizeof *sm->sched);
     sm->wake = carve(base, &off, ns * sizeof *sm->wake);
@@ -51,14 +52,22 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     sm->nsched = cfg->sm.schedulers;
     sm->policy = cfg->sched.policy;
     sm->nwords = (sm->nslots + 63) / 64;
+    sm->nfetch = cfg->sm.fetch_units >= 1 && cfg->sm.fetch_units <= 16 ? cfg->sm.fetch_units : 1;
     int ws = cfg->sm.warp_size;
     /* a warp instruction occupies a pipe for warp_size / width cycles */
-    int width[PIPE_COUNT] = { cfg->unit.sp_width, cfg->unit.dp_width, cfg->unit.sfu_width, cfg->unit.lsu_width };
-    int groups[PIPE_COUNT] = { cfg->unit.sp_groups, 1, 1, 1 };
+    const struct { int width, groups, bound; } u[PIPE_COUNT] = {
+        [PIPE_SP] = { cfg->unit.sp_width, cfg->unit.sp_groups, 0 },   /* lanes per group; pooled */
+        [PIPE_INT] = { cfg->unit.int_width / cfg->unit.sp_groups, cfg->unit.sp_groups, 1 },
+        [PIPE_DP] = { cfg->unit.dp_width / cfg->unit.dp_groups, cfg->unit.dp_groups, 1 },
+        [PIPE_SFU] = { cfg->unit.sfu_width / cfg->unit.sfu_groups, cfg->unit.sfu_groups, 1 },
+        [PIPE_LSU] = { cfg->unit.lsu_width, 1, 0 },
+    };
     for (int p = 0; p < PIPE_COUNT; p++) {
-        sm->pipe_groups[p] = groups[p] > 0 ? groups[p] : 1;
-        sm->pipe_ii[p] = width[p] > 0 ? (ws + width[p] - 1) / width[p] : 1;
+        sm->pipe_groups[p] = u[p].groups > 0 ? u[p].groups : 1;
+        sm->pipe_ii[p] = u[p].width > 0 ? (ws + u[p].width - 1) / u[p].width : 1;
+        sm->pipe_bound[p] = (uint8_t)(u[p].bound && sm->pipe_groups[p] == sm->nsched);
     }
+    sm->has_int = cfg->unit.int_width > 0;
     sm->slots = aligned_alloc(64, (size_t)sm->nslots * sizeof *sm->slots);   /* 64-byte records */
     if (sm->slots) memset(sm->slots, 0, (size_t)sm->nslots * sizeof *sm->slots);
     sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
@@ -69,6 +78,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     for (int i = 0; i < sm->nslots; i++) {
         sm->wake[i] = SM_NEVER;
         sm->sched_slots[(i % sm->nsched) * nw + (size_t)i / 64] |= 1ull << (i % 64);   /* slot % schedulers */
+        sm->fetch_slots[(i % sm->nsched % sm->nfetch) * nw + (size_t)i / 64] |= 1ull << (i % 64);
     }
     for (int i = 0; i < sm->nsched; i++) {
         sm->sched[i].last = -1;
@@ -260,8 +270,10 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     sc->used = 1;
     sc->live_warps = sc->cta.nwarps;
     sc->start = t->now;
+    sc->bar_clock = 0;
     const Entry *e = t->k->entry;
     int slot = 0;
+    uint64_t start = t->now + (uint64_t)sm->cfg->sm.cta_launch_cycles;   /* block set-up */
     for (int i = 0; i < sc->cta.nwarps; i++) {
         while (sm->slots[slot].resident) slot++;
         SmWarp *sw = &sm->slots[slot];
@@ -272,7 +284,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->sched = slot % sm->nsched;
         sw->age = sm->next_age++;
         sw->ibuf = 0;                          /* the fetch unit fills the buffer */
-        sw->fetch_ready = t->now;
+        sw->fetch_ready = start;
         sw->smst = &t->st->sm[sm->id];
         sw->state = STALL_NO_INSTRUCTION;
         sw->since = t->now;
@@ -280,8 +292,14 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->at_barrier = sw->w->at_barrier;
         sw->released = SM_NEVER;
         sw->line = line_of(t, sw);
-        wake_set(sm, slot, t->now);
-        set_fetchable(sm, slot, 1);
+        if (start > t->now) {                  /* the fetch unit takes it up at start */
+            sm->refetch[slot / 64] |= 1ull << (slot % 64);
+            if (start < sm->refetch_min) sm->refetch_min = start;
+            wake_set(sm, slot, start + 1);
+        } else {
+            wake_set(sm, slot, t->now);
+            set_fetchable(sm, slot, 1);
+        }
         sw->resident = 1;
         sw->slot = slot;
         sw->dispatched = t->now;
@@ -326,12 +344,13 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
 }
 
 /* ---- what a warp waits for ------------------------------------------------------- */
-static Pipe pipe_of(const Instr *in)
+static Pipe pipe_of(const Sm *sm, const Instr *in)
 {
     /* parameter and constant loads read the constant bank, not the LSU */
     if ((in->op == OP_LD) && (in->space == SP_PARAM || in->space == SP_CONST)) return PIPE_NONE;
     switch ((Unit)in->unit) {
-    case UNIT_ALU: case UNIT_FP32: case UNIT_CTRL: return PIPE_SP;
+    case UNIT_ALU: return sm->has_int ? PIPE_INT : PIPE_SP;
+    case UNIT_FP32: case UNIT_CTRL: return PIPE_SP;
     case UNIT_FP64: return PIPE_DP;
     case UNIT_SFU: return PIPE_SFU;
     case UNIT_LSU: return PIPE_LSU;
@@ -407,9 +426,9 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     /* a barrier releases its warps from the next cycle on, whichever
      * scheduler looks at them first */
     if (sw->at_barrier) {
-        if (sw->released >= now) {         /* still waiting, or released this cycle */
+        if (sw->released >= now) {         /* still waiting, or released at or after this cycle */
             v.reason = STALL_BARRIER;
-            v.until = sw->released == SM_NEVER ? SM_NEVER : now + 1;
+            v.until = sw->released == SM_NEVER ? SM_NEVER : sw->released + 1;
             return v;
         }
         sw->at_barrier = 0;
@@ -445,10 +464,14 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
         }
         sw->operands_ready = 1;
     }
-    v.pipe = pipe_of(in);
+    v.pipe = pipe_of(sm, in);
     if (v.pipe == PIPE_NONE) return v;
     uint64_t soonest = SM_NEVER;
-    for (int g = 0; g < sm->pipe_groups[v.pipe]; g++) {
+    if (sm->pipe_bound[v.pipe]) {          /* its own processing block's unit */
+        uint64_t f = sm->pipe_free[v.pipe][sw->sched];
+        if (f <= now) { v.group = sw->sched; return v; }
+        soonest = f;
+    } else for (int g = 0; g < sm->pipe_groups[v.pipe]; g++) {
         uint64_t f = sm->pipe_free[v.pipe][g];
         if (f <= now) { v.group = g; return v; }
         if (f < soonest) soonest = f;
@@ -468,7 +491,7 @@ static void release_cta(Sm *sm, int cta, uint64_t now)
     for (int s = 0; s < sm->nslots; s++) {
         SmWarp *sw = &sm->slots[s];
         if (!sw->resident || sw->cta != cta) continue;
-        if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;   /* at_barrier clears next cycle */
+        if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;   /* at_barrier clears the cycle after */
         uint64_t when = not_before(sw, now + 1);
         if (sm->wake[s] > when) wake_set(sm, s, when);
     }
@@ -576,7 +599,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             PendKind kind;
             uint64_t lat = latency(c, in, space, t->k->machine, &kind);
             lat += (uint64_t)(slots - 1);             /* an expansion's result comes with its last part */
-            lat += (uint64_t)(cost.wavefronts - 1);   /* replays delay the result */
+            lat += (uint64_t)(cost.wavefronts - 1) * (uint64_t)c->smem.replay_lat;   /* replays delay the result */
             if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
             if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
         }
@@ -609,9 +632,17 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     sw->smst->inst += t->k->machine ? (uint64_t)slots : 1;
     t->st->issues++;
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
+        /* the barrier unit counts arrivals one after another (sm.bar_warp_cycles
+         * each) and releases sm.bar_latency cycles after the last */
+        SmCta *sc = &sm->ctas[sw->cta];
+        if (r != ISSUE_DONE) sc->bar_clock = (sc->bar_clock > now ? sc->bar_clock : now) + (uint64_t)c->sm.bar_warp_cycles;
         int rc = cta_barrier_check(t->k, cta);
         if (rc < 0) { t->faulted = 1; return; }
-        if (rc > 0) release_cta(sm, sw->cta, now);
+        if (rc > 0) {
+            uint64_t when = (sc->bar_clock > now ? sc->bar_clock : now) + (uint64_t)c->sm.bar_latency;
+            sc->bar_clock = 0;
+            release_cta(sm, sw->cta, when);
+        }
     }
 }
 
@@ -628,15 +659,28 @@ static inline int next_set(const uint64_t *m, int from, int hi)
     return -1;
 }
 
-/* The fetch unit, after issue (reverse pipeline order): it serves one warp
- * per cycle, round robin, decoding up to sm.fetch_width instructions into
- * its buffer of sm.ibuffer_depth; they can issue from the next cycle.
- * Returns when the fetch unit next has work. */
+/* The first slot in [from, hi) set in both m and mask, or -1. */
+static inline int next_set_in(const uint64_t *m, const uint64_t *mask, int from, int hi)
+{
+    for (int wi = from / 64; from < hi; wi++, from = wi * 64) {
+        uint64_t bits = m[wi] & mask[wi] & (~0ull << (from % 64));
+        if (bits) {
+            int i = wi * 64 + __builtin_ctzll(bits);
+            return i < hi ? i : -1;
+        }
+    }
+    return -1;
+}
+
+/* The fetch units, after issue (reverse pipeline order): each serves one
+ * warp of its schedulers per cycle, round robin, decoding up to
+ * sm.fetch_width instructions into its buffer of sm.ibuffer_depth; they can
+ * issue from the next cycle.  Returns when a fetch unit next has work. */
 static uint64_t sm_fetch(Sm *sm, Timing *t)
 {
     uint64_t now = t->now;
     int depth = sm->cfg->sm.ibuffer_depth, width = sm->cfg->sm.fetch_width;
-    int nw = sm->nwords, served = -1;
+    int nw = sm->nwords;
     if (sm->refetch_min <= now) {
         /* branch targets now known: those warps can be fetched again */
         uint64_t later = SM_NEVER;
@@ -650,17 +694,23 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
             }
         sm->refetch_min = later;
     }
-    /* round robin from fetch_rr: the fetchable slots >= fetch_rr, then the rest */
-    served = next_set(sm->fetchable, sm->fetch_rr, sm->nslots);
-    if (served < 0) served = next_set(sm->fetchable, 0, sm->fetch_rr);
-    if (served < 0) return sm->refetch_min;
-    SmWarp *sw = &sm->slots[served];
-    /* a warp that had nothing buffered is looked at again once this lands;
-     * one that had an instruction is already waiting on something else */
-    if (sw->ibuf == 0 && sm->wake[served] > not_before(sw, now + 1)) wake_set(sm, served, not_before(sw, now + 1));
-    sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
-    sm->fetch_rr = served + 1 == sm->nslots ? 0 : served + 1;
-    if (sw->ibuf >= depth) set_fetchable(sm, served, 0);
+    int any = 0;
+    for (int u = 0; u < sm->nfetch; u++) {
+        /* round robin from fetch_rr: the unit's fetchable slots >= fetch_rr, then the rest */
+        const uint64_t *mine = &sm->fetch_slots[(size_t)u * (size_t)nw];
+        int served = next_set_in(sm->fetchable, mine, sm->fetch_rr[u], sm->nslots);
+        if (served < 0) served = next_set_in(sm->fetchable, mine, 0, sm->fetch_rr[u]);
+        if (served < 0) continue;
+        any = 1;
+        SmWarp *sw = &sm->slots[served];
+        /* a warp that had nothing buffered is looked at again once this lands;
+         * one that had an instruction is already waiting on something else */
+        if (sw->ibuf == 0 && sm->wake[served] > not_before(sw, now + 1)) wake_set(sm, served, not_before(sw, now + 1));
+        sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
+        sm->fetch_rr[u] = served + 1 == sm->nslots ? 0 : served + 1;
+        if (sw->ibuf >= depth) set_fetchable(sm, served, 0);
+    }
+    if (!any) return sm->refetch_min;
     /* more warps may be waiting: look again next cycle */
     for (int wi = 0; wi < nw; wi++) if (sm->fetchable[wi] | sm->refetch[wi]) return now + 1;
     return SM_NEVER;

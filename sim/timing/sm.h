@@ -26,7 +26,7 @@
 #define SM_WHEEL 64                     /* wheel buckets: one bit each in wheel_occ */
 
 /* Functional-unit pipes an instruction occupies. */
-typedef enum Pipe { PIPE_SP, PIPE_DP, PIPE_SFU, PIPE_LSU, PIPE_NONE, PIPE_COUNT = PIPE_NONE } Pipe;
+typedef enum Pipe { PIPE_SP, PIPE_INT, PIPE_DP, PIPE_SFU, PIPE_LSU, PIPE_NONE, PIPE_COUNT = PIPE_NONE } Pipe;
 
 typedef struct SmWarp {
     /* First cache line: what the scheduler reads to judge a warp (evaluate)
@@ -64,6 +64,7 @@ typedef struct SmCta {
     int first_slot;
     int live_warps;
     uint64_t start;
+    uint64_t bar_clock;      /* the barrier unit has counted arrivals up to this cycle */
 } SmCta;
 
 /* A global/local access the L1 could not take yet: the LSU holds it and
@@ -104,11 +105,15 @@ typedef struct Sm {
     Sched *sched;
     const Config *cfg;
     int nslots, nwords, nsched, policy;   /* policy: cfg->sched.policy */
-    int fetch_rr;                      /* fetch unit: next slot to consider */
+    int nfetch;                        /* fetch units (sm.fetch_units) */
+    int fetch_rr[16];                  /* per fetch unit: next slot to consider */
+    uint64_t *fetch_slots;             /* per fetch unit: the slots it serves (nwords words each) */
     int blocks_used;
     uint64_t *pipe_free[PIPE_COUNT];   /* per group: cycle it accepts an instruction */
     int pipe_groups[PIPE_COUNT];
     int pipe_ii[PIPE_COUNT];           /* initiation interval: warp_size / width */
+    uint8_t pipe_bound[PIPE_COUNT];    /* a warp uses its scheduler's group (one group per scheduler) */
+    uint8_t has_int;                   /* integer instructions have a pipe of their own */
     int *rank;                         /* per slot: visiting order this cycle (scratch) */
     SmRetry retry;                     /* active: read every cycle */
     /* The rest. */

@@ -1,0 +1,325 @@
+/* asm_host.c - the assembler's host directives: .buffer (element type,
+ * count and initialiser), .launch (grid, block and arguments; checked
+ * against the entry at the end of the file by asm.c) and .check (reference,
+ * equals, file, tolerances).  Each is one line, parsed in line mode.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm_internal.h"
+#include "suggest.h"
+
+/* ---- host directives ------------------------------------------------------- */
+static char *string_value(const Token *t)
+{
+    char *s = asm_xstrndup(t->s + 1, (size_t)(t->len - 2));
+    char *w = s;
+    for (char *r = s; *r; r++) {
+        if (*r == '\\' && r[1]) r++;
+        *w++ = *r;
+    }
+    *w = '\0';
+    return s;
+}
+
+/* A number: float literal (optionally negated) or integer expression. */
+static int parse_number(Asm *A, double *out)
+{
+    Token t = asm_peek(A), t1 = asm_peek_n(A, 1);
+    if (t.kind == TOK_FLOAT || (asm_is_punct(&t, '-') && t1.kind == TOK_FLOAT)) {
+        int neg = asm_accept(A, '-');
+        Token f = asm_next(A);
+        *out = neg ? -f.fval : f.fval;
+        return 0;
+    }
+    int64_t v;
+    if (asm_parse_expr(A, &v)) return -1;
+    *out = (double)v;
+    return 0;
+}
+
+/* values(v0, v1, ...): small inline data, exactly one number per element. */
+static int parse_values(Asm *A, BufferSpec *s, const Token *init)
+{
+    if (asm_expect(A, '(', "after values")) return -1;
+    uint64_t n = 0, cap = 0;
+    for (;;) {
+        double v;
+        if (parse_number(A, &v)) return -1;
+        if (n < s->count) {   /* grows with the text, never past the buffer */
+            if (n == cap) {
+                cap = cap ? cap * 2 : 16;
+                double *nv = realloc(s->values, (size_t)cap * sizeof *nv);
+                if (!nv) { asm_err(A, init, "out of memory"); return -1; }
+                s->values = nv;
+            }
+            s->values[n] = v;
+        }
+        n++;
+        if (asm_accept(A, ',')) continue;
+        if (asm_expect(A, ')', "to close values(...)")) return -1;
+        break;
+    }
+    if (n != s->count) {
+        asm_err(A, init, "values() gives %llu numbers, the buffer has %llu elements", (unsigned long long)n,
+                (unsigned long long)s->count);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_arg(Asm *A, LaunchArg *a)
+{
+    Token t = asm_peek(A), t1 = asm_peek_n(A, 1);
+    memset(a, 0, sizeof *a);
+    a->line = t.line;
+    a->col = t.col;
+    if (t.kind == TOK_IDENT) {
+        int bi = -1;
+        for (int i = 0; i < A->p->nbuffers; i++)
+            if (asm_tok_is(&t, A->p->buffers[i].name)) { bi = i; break; }
+        if (bi >= 0 && !(t1.kind == TOK_PUNCT && asm_prec_of(t1.punct))) {
+            asm_next(A);
+            a->kind = ARG_BUFFER;
+            a->buffer = bi;
+            return 0;
+        }
+    }
+    if (t.kind == TOK_FLOAT || (asm_is_punct(&t, '-') && t1.kind == TOK_FLOAT)) {
+        a->kind = ARG_FLOAT;
+        return parse_number(A, &a->f);
+    }
+    if (t.kind == TOK_IDENT && strmap_get(&A->defmap, t.s, t.len) < 0 && !asm_tok_is(&t, "min") && !asm_tok_is(&t, "max")) {
+        char w[64];
+        snprintf(w, sizeof w, "%.*s", t.len < 60 ? t.len : 60, t.s);
+        const char *near = A->p->nbuffers ? suggest_best(w, A->p->buffers, (size_t)A->p->nbuffers, sizeof *A->p->buffers) : NULL;
+        if (near) asm_err(A, &t, "unknown buffer or .define '%s' (did you mean '%s'?)", w, near);
+        else asm_err(A, &t, "unknown buffer or .define '%s' (buffers must be declared before use)", w);
+        asm_next(A);
+        return -1;
+    }
+    a->kind = ARG_INT;
+    return asm_parse_expr(A, &a->i);
+}
+
+static int parse_arg_list(Asm *A, LaunchArg **args, int *nargs)
+{
+    if (asm_expect(A, '(', "to open the argument list")) return -1;
+    if (asm_accept(A, ')')) return 0;
+    int cap = 0;
+    for (;;) {
+        if (*nargs >= 256) { Token t = asm_peek(A); asm_err(A, &t, "too many arguments"); return -1; }
+        GROW(*args, *nargs, cap);
+        if (parse_arg(A, &(*args)[*nargs])) return -1;
+        (*nargs)++;
+        if (asm_accept(A, ',')) continue;
+        return asm_expect(A, ')', "to close the argument list");
+    }
+}
+
+static int parse_dims(Asm *A, uint32_t dims[3], const char *what)
+{
+    dims[0] = dims[1] = dims[2] = 1;
+    int paren = asm_accept(A, '(');
+    for (int i = 0;; i++) {
+        Token t = asm_peek(A);
+        int64_t v;
+        if (i == 3) { asm_err(A, &t, "%s has at most 3 dimensions", what); return -1; }
+        if (asm_parse_expr(A, &v)) return -1;
+        if (v < 1 || v > INT32_MAX) { asm_err(A, &t, "%s dimension %lld is out of range [1,2^31-1]", what, (long long)v); return -1; }
+        dims[i] = (uint32_t)v;
+        if (!paren) return 0;
+        if (asm_accept(A, ',')) continue;
+        return asm_expect(A, ')', "to close the dimensions");
+    }
+}
+
+static int parse_key(Asm *A, Token *key)
+{
+    *key = asm_next(A);
+    char b[64];
+    if (key->kind != TOK_IDENT) { asm_err(A, key, "expected key=value, got %s", asm_show(key, b, sizeof b)); return -1; }
+    return asm_expect(A, '=', "after the key");
+}
+
+void asm_parse_buffer(Asm *A)
+{
+    Program *p = A->p;
+    Token name = asm_next(A);
+    char b[64];
+    if (name.kind != TOK_IDENT) { asm_err(A, &name, "expected a buffer name after .buffer, got %s", asm_show(&name, b, sizeof b)); return; }
+    for (int i = 0; i < p->nbuffers; i++)
+        if (asm_tok_is(&name, p->buffers[i].name)) { asm_err(A, &name, "buffer %s declared twice (first at line %d)", asm_show(&name, b, sizeof b), p->buffers[i].line); return; }
+    Token ty = asm_next(A);
+    DataType type = ty.kind == TOK_DIRECTIVE ? isa_type_lookup(ty.s + 1, ty.len - 1) : T_NONE;
+    if (type == T_NONE || type == T_PRED) { asm_err(A, &ty, "expected an element type (.f32, .u32 ...), got %s", asm_show(&ty, b, sizeof b)); return; }
+    Token open = asm_peek(A);
+    int64_t count;
+    if (asm_expect(A, '[', "before the element count")) return;
+    if (asm_parse_expr(A, &count) || asm_expect(A, ']', "after the element count")) return;
+    uint64_t esize = (uint64_t)isa_type_bits(type) / 8;
+    if (count < 1 || (uint64_t)count > MAX_BUFFER_BYTES / esize) {
+        asm_err(A, &open, "buffer size %lld is out of range [1,%llu elements]", (long long)count,
+            (unsigned long long)(MAX_BUFFER_BYTES / esize));
+        return;
+    }
+    BufferSpec s;
+    memset(&s, 0, sizeof s);
+    s.type = (uint8_t)type;
+    s.count = (uint64_t)count;
+    s.init = INIT_ZERO;
+    s.lo = 0; s.hi = 1;
+    s.line = name.line; s.col = name.col;
+    Token init = asm_peek(A);
+    if (init.kind == TOK_IDENT) {
+        asm_next(A);
+        if (asm_tok_is(&init, "zero")) s.init = INIT_ZERO;
+        else if (asm_tok_is(&init, "iota")) {
+            s.init = INIT_IOTA; s.lo = 0; s.hi = 1;
+            if (asm_accept(A, '(')) {
+                if (parse_number(A, &s.lo)) return;
+                if (asm_accept(A, ',') && parse_number(A, &s.hi)) return;
+                if (asm_expect(A, ')', "after iota(start, step)")) return;
+            }
+        } else if (asm_tok_is(&init, "fill")) {
+            s.init = INIT_FILL;
+            if (asm_expect(A, '(', "after fill") || parse_number(A, &s.value) || asm_expect(A, ')', "after fill(value")) return;
+        } else if (asm_tok_is(&init, "random")) {
+            s.init = INIT_RANDOM; s.seed = 1; s.lo = 0; s.hi = 1;
+            if (asm_accept(A, '(') && !asm_accept(A, ')')) {
+                for (;;) {
+                    Token key;
+                    if (parse_key(A, &key)) return;
+                    if (asm_tok_is(&key, "seed")) {
+                        int64_t v;
+                        if (asm_parse_expr(A, &v)) return;
+                        s.seed = (uint64_t)v;
+                    } else if (asm_tok_is(&key, "min")) { if (parse_number(A, &s.lo)) return; }
+                    else if (asm_tok_is(&key, "max")) { if (parse_number(A, &s.hi)) return; }
+                    else { asm_err(A, &key, "random() takes seed=, min= and max=, not %s", asm_show(&key, b, sizeof b)); return; }
+                    if (asm_accept(A, ',')) continue;
+                    if (asm_expect(A, ')', "to close random(...)")) return;
+                    break;
+                }
+            }
+            if (s.lo > s.hi) { asm_err(A, &init, "random(): min is greater than max"); return; }
+        } else if (asm_tok_is(&init, "file")) {
+            s.init = INIT_FILE;
+            if (asm_expect(A, '(', "after file")) return;
+            Token path = asm_next(A);
+            if (path.kind != TOK_STRING) {
+                if (path.kind != TOK_ERROR) asm_err(A, &path, "file() takes a quoted path, got %s", asm_show(&path, b, sizeof b));
+                return;
+            }
+            if (asm_expect(A, ')', "after the path")) return;
+            s.path = string_value(&path);
+        } else if (asm_tok_is(&init, "values")) {
+            s.init = INIT_VALUES;
+            if (parse_values(A, &s, &init)) { free(s.values); return; }
+        } else {
+            static const char *const inits[] = { "zero", "random", "iota", "fill", "file", "values" };
+            char w[64];
+            snprintf(w, sizeof w, "%.*s", init.len < 60 ? init.len : 60, init.s);
+            const char *near = suggest_best(w, inits, 6, sizeof inits[0]);
+            asm_err(A, &init, "unknown initialiser '%s'%s%s%s (zero, random(...), iota, fill(v), file(\"path\"), values(v, ...))", w,
+                near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+            return;
+        }
+    }
+    s.name = asm_xstrndup(name.s, (size_t)name.len);
+    GROW(p->buffers, p->nbuffers, A->capbuf);
+    p->buffers[p->nbuffers++] = s;
+}
+
+void asm_parse_launch(Asm *A)
+{
+    Program *p = A->p;
+    Token name = asm_next(A);
+    char b[64];
+    if (name.kind != TOK_IDENT) { asm_err(A, &name, "expected an entry name after .launch, got %s", asm_show(&name, b, sizeof b)); return; }
+    LaunchSpec l;
+    memset(&l, 0, sizeof l);
+    l.line = name.line; l.col = name.col;
+    l.grid[0] = l.grid[1] = l.grid[2] = l.block[0] = l.block[1] = l.block[2] = 1;
+    int have_grid = 0, have_block = 0;
+    while (asm_peek(A).kind != TOK_EOL && asm_peek(A).kind != TOK_EOF) {
+        Token key;
+        if (parse_key(A, &key)) goto fail;
+        if (asm_tok_is(&key, "grid")) { if (parse_dims(A, l.grid, "grid")) goto fail; have_grid = 1; }
+        else if (asm_tok_is(&key, "block")) { if (parse_dims(A, l.block, "block")) goto fail; have_block = 1; }
+        else if (asm_tok_is(&key, "args")) { if (parse_arg_list(A, &l.args, &l.nargs)) goto fail; }
+        else { asm_err(A, &key, ".launch takes grid=, block= and args=, not %s", asm_show(&key, b, sizeof b)); goto fail; }
+    }
+    if (!have_grid || !have_block) { asm_err(A, &name, ".launch needs grid=(...) and block=(...)"); goto fail; }
+    GROW(p->launches, p->nlaunches, A->caplaunch);
+    A->pend = asm_xrealloc(A->pend, (size_t)(p->nlaunches + 1) * sizeof *A->pend);
+    A->pend[p->nlaunches] = (PendingLaunch){ asm_xstrndup(name.s, (size_t)name.len), name.line, name.col };
+    l.entry = -1;
+    p->launches[p->nlaunches++] = l;
+    return;
+fail:
+    free(l.args);
+}
+
+void asm_parse_check(Asm *A)
+{
+    Program *p = A->p;
+    Token name = asm_next(A);
+    char b[64];
+    if (name.kind != TOK_IDENT) { asm_err(A, &name, "expected a buffer name after .check, got %s", asm_show(&name, b, sizeof b)); return; }
+    CheckSpec c;
+    memset(&c, 0, sizeof c);
+    c.buffer = -1;
+    c.equals = -1;
+    c.line = name.line; c.col = name.col;
+    for (int i = 0; i < p->nbuffers; i++) if (asm_tok_is(&name, p->buffers[i].name)) c.buffer = i;
+    if (c.buffer < 0) { asm_err(A, &name, "unknown buffer %s (declare it with .buffer first)", asm_show(&name, b, sizeof b)); return; }
+    while (asm_peek(A).kind != TOK_EOL && asm_peek(A).kind != TOK_EOF) {
+        Token key;
+        if (parse_key(A, &key)) goto fail;
+        if (asm_tok_is(&key, "ref")) {
+            Token fn = asm_next(A);
+            if (fn.kind != TOK_IDENT) { asm_err(A, &fn, "ref= takes a reference function like vecadd(a, b), got %s", asm_show(&fn, b, sizeof b)); goto fail; }
+            free(c.ref);
+            c.ref = asm_xstrndup(fn.s, (size_t)fn.len);
+            if (parse_arg_list(A, &c.args, &c.nargs)) goto fail;
+        } else if (asm_tok_is(&key, "equals")) {
+            Token o = asm_next(A);
+            c.equals = -1;
+            for (int i = 0; i < p->nbuffers; i++) if (asm_tok_is(&o, p->buffers[i].name)) c.equals = i;
+            if (c.equals < 0) { asm_err(A, &o, "unknown buffer %s", asm_show(&o, b, sizeof b)); goto fail; }
+        } else if (asm_tok_is(&key, "file")) {
+            Token path = asm_next(A);
+            if (path.kind != TOK_STRING) {
+                if (path.kind != TOK_ERROR) asm_err(A, &path, "file= takes a quoted path, got %s", asm_show(&path, b, sizeof b));
+                goto fail;
+            }
+            free(c.path);
+            c.path = string_value(&path);
+        } else if (asm_tok_is(&key, "tol")) { if (parse_number(A, &c.tol)) goto fail; }
+        else if (asm_tok_is(&key, "rtol")) { if (parse_number(A, &c.rtol)) goto fail; }
+        else { asm_err(A, &key, ".check takes ref=, equals=, file=, tol= and rtol=, not %s", asm_show(&key, b, sizeof b)); goto fail; }
+    }
+    GROW(p->checks, p->nchecks, A->capcheck);
+    p->checks[p->nchecks++] = c;
+    return;
+fail:
+    free(c.ref); free(c.args); free(c.path);
+}
+
+/* A line-mode directive: parse, then require the end of the line. */
+void asm_host_directive(Asm *A, const Token *d, void (*fn)(Asm *))
+{
+    A->line_mode = 1;
+    int before = diag_count(A->dl) + A->stale_errors;
+    if (fn) fn(A);
+    Token t = asm_peek(A);
+    char b[64];
+    if (diag_count(A->dl) + A->stale_errors == before && t.kind != TOK_EOL && t.kind != TOK_EOF)
+        asm_err(A, &t, "unexpected %s at the end of %.*s", asm_show(&t, b, sizeof b), d->len, d->s);
+    asm_skip_line(A);
+    A->line_mode = 0;
+}
+

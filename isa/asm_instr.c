@@ -1,0 +1,687 @@
+/* asm_instr.c - the assembler's instructions: the guard, the opcode word
+ * split into mnemonic and modifiers (checked against isa.def), the operands
+ * of each format (registers, immediates, addresses, vectors, labels) with
+ * their kinds and widths, and the pre-decoded Instr appended to the entry.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm_internal.h"
+#include "isa_mods.h"
+#include "suggest.h"
+
+/* ---- opcodes and modifiers ------------------------------------------------ */
+static int find_mnemonic(const char *s, int len)
+{
+    for (int op = 0; op < OP_COUNT; op++)
+        if ((int)strlen(isa_ops[op].mnemonic) == len && memcmp(isa_ops[op].mnemonic, s, (size_t)len) == 0)
+            return op;
+    return -1;
+}
+
+static void set_field(Instr *in, const ModInfo *m)
+{
+    switch ((ModField)m->field) {
+    case MF_SPACE: in->space = (uint8_t)m->value; break;
+    case MF_CACHE: in->cache = (uint8_t)m->value; break;
+    case MF_VEC:   in->vec = (uint8_t)m->value; break;
+    case MF_RND:   in->rnd = (uint8_t)m->value; break;
+    case MF_MUL:   in->mul = (uint8_t)m->value; break;
+    case MF_CMP:   in->cmp = (uint8_t)m->value; break;
+    case MF_BOOL:  in->boolop = (uint8_t)m->value; break;
+    case MF_SUB:   in->sub = (uint8_t)m->value; break;
+    case MF_LEVEL: in->level = (uint8_t)m->value; break;
+    case MF_SEM:   in->sem = (uint8_t)m->value; break;
+    case MF_FLAG:  in->flags |= m->value; break;
+    }
+}
+
+static int field_is_set(const Instr *in, const ModInfo *m)
+{
+    ModSlot s = { m->field, m->field == MF_FLAG ? m->value : 0 };
+    if (m->field == MF_FLAG && (m->value == IF_APPROX || m->value == IF_FULL))
+        return (in->flags & (IF_APPROX | IF_FULL)) != 0;
+    return isa_mod_get(in, s) != 0;
+}
+
+/* Suggest a modifier or type valid for this opcode. */
+static const char *suggest_mod(const char *word, const OpInfo *o)
+{
+    const char *cands[128];
+    size_t n = 0;
+    for (int i = 0; i < isa_nmods && n < 100; i++)
+        if (isa_mods[i].cls & o->mods) cands[n++] = isa_mods[i].name;
+    for (int t = 1; t < T_COUNT && n < 128; t++)
+        if (o->types & TMASK(t)) cands[n++] = isa_type_name((DataType)t);
+    return suggest_best(word, cands, n, sizeof cands[0]);
+}
+
+static const char *suggest_op(const char *word)
+{
+    const char *cands[OP_COUNT];
+    for (int op = 0; op < OP_COUNT; op++) cands[op] = isa_ops[op].mnemonic;
+    return suggest_best(word, cands, OP_COUNT, sizeof cands[0]);
+}
+
+static void types_list(uint32_t mask, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int t = 1; t < T_COUNT && k + 8 < n; t++)
+        if (mask & TMASK(t)) k += (size_t)snprintf(buf + k, n - k, "%s.%s", k ? " " : "", isa_type_name((DataType)t));
+}
+
+/* Split the opcode word, match the longest mnemonic, then apply modifiers
+ * and types. Returns 0 or -1 (error reported). */
+static int decode_mnemonic(Asm *A, const Token *t, Instr *in)
+{
+    const char *part[MAX_PARTS];
+    int plen[MAX_PARTS], np = 0;
+    for (int i = 0; i < t->len;) {
+        int j = i;
+        while (j < t->len && t->s[j] != '.') j++;
+        if (np == MAX_PARTS) { asm_err(A, t, "too many modifiers in '%.*s'", t->len, t->s); return -1; }
+        part[np] = t->s + i; plen[np] = j - i; np++;
+        i = j + 1;
+    }
+    int op = -1, used = 0;
+    for (int k = np < 3 ? np : 3; k >= 1 && op < 0; k--) {
+        int len = (int)(part[k - 1] + plen[k - 1] - t->s);
+        op = find_mnemonic(t->s, len);
+        if (op >= 0) used = k;
+    }
+    if (op < 0) {
+        char word[64];
+        snprintf(word, sizeof word, "%.*s", plen[0] < 60 ? plen[0] : 60, t->s);
+        const char *near = suggest_op(word);
+        if (near) asm_err(A, t, "unknown opcode '%s' (did you mean '%s'?)", word, near);
+        else asm_err(A, t, "unknown opcode '%s'", word);
+        return -1;
+    }
+    const OpInfo *o = &isa_ops[op];
+    in->op = (uint8_t)op;
+    DataType ty[3];
+    int nty = 0;
+    for (int i = used; i < np; i++) {
+        char word[64];
+        int wl = plen[i];
+        /* .shared::cta and .shared::cluster name the CTA's shared window */
+        if (wl > 5 && memcmp(part[i], "shared::", 8 < wl ? 8 : (size_t)wl) == 0) wl = 6;
+        snprintf(word, sizeof word, "%.*s", wl < 60 ? wl : 60, part[i]);
+        DataType tt = isa_type_lookup(word, (int)strlen(word));
+        if (tt != T_NONE) {
+            if (nty < 3) ty[nty] = tt;
+            nty++;
+            continue;
+        }
+        const ModInfo *m = NULL;
+        int known = 0;
+        for (int k = 0; k < isa_nmods; k++) {
+            if (strcmp(isa_mods[k].name, word) != 0) continue;
+            known = 1;
+            if (isa_mods[k].cls & o->mods) { m = &isa_mods[k]; break; }
+        }
+        if (!m) {
+            if (known) asm_err(A, t, "'.%s' is not a modifier of %s", word, o->mnemonic);
+            else {
+                const char *near = suggest_mod(word, o);
+                if (near) asm_err(A, t, "unknown modifier '.%s' in %s (did you mean '.%s'?)", word, o->mnemonic, near);
+                else asm_err(A, t, "unknown modifier '.%s' in %s", word, o->mnemonic);
+            }
+            return -1;
+        }
+        if (field_is_set(in, m)) { asm_err(A, t, "'.%s' conflicts with an earlier modifier of %s", word, o->mnemonic); return -1; }
+        set_field(in, m);
+    }
+    int want = o->types == 0 ? 0 : op == OP_CVT ? 2 : 1;
+    char allowed[200];
+    types_list(o->types, allowed, sizeof allowed);
+    if (nty != want) {
+        if (want == 0) asm_err(A, t, "%s takes no type suffix", o->mnemonic);
+        else if (want == 2) asm_err(A, t, "cvt needs two types, destination then source (cvt.f32.s32)");
+        else if (nty == 0) asm_err(A, t, "%s needs a type suffix (one of %s)", o->mnemonic, allowed);
+        else asm_err(A, t, "%s takes one type suffix, got %d", o->mnemonic, nty);
+        return -1;
+    }
+    for (int i = 0; i < nty; i++) {
+        if (!(o->types & TMASK(ty[i]))) {
+            asm_err(A, t, "%s does not take .%s (it takes %s)", o->mnemonic, isa_type_name(ty[i]), allowed);
+            return -1;
+        }
+    }
+    if (nty >= 1) in->type = (uint8_t)ty[0];
+    if (nty == 2) in->stype = (uint8_t)ty[1];
+    return 0;
+}
+
+/* Rules the table cannot say: required modifiers and combinations. */
+static int check_modifiers(Asm *A, const Token *t, Instr *in)
+{
+    const char *mn = isa_ops[in->op].mnemonic;
+    TypeKind k = isa_type_kind((DataType)in->type);
+    int bits = isa_type_bits((DataType)in->type);
+    switch ((Opcode)in->op) {
+    case OP_MUL: case OP_MAD:
+        if (k == TK_FLOAT) {
+            if (in->mul) { asm_err(A, t, "%s.%s takes no .lo/.hi/.wide", mn, isa_type_name((DataType)in->type)); return -1; }
+        } else {
+            if (!in->mul) { asm_err(A, t, "integer %s needs .lo, .hi or .wide (%s.lo.%s)", mn, mn, isa_type_name((DataType)in->type)); return -1; }
+            if (in->mul == MUL_WIDE && bits > 32) { asm_err(A, t, "%s.wide takes 16- or 32-bit types", mn); return -1; }
+            if (in->rnd || (in->flags & IF_FTZ)) { asm_err(A, t, "rounding and .ftz apply to floating-point %s only", mn); return -1; }
+        }
+        break;
+    case OP_FMA:
+        if (in->rnd < RND_RN || in->rnd > RND_RP) { asm_err(A, t, "fma needs a rounding modifier (.rn, .rz, .rm or .rp)"); return -1; }
+        break;
+    case OP_SETP:
+        if (!in->cmp) { asm_err(A, t, "setp needs a comparison (.eq .ne .lt .le .gt .ge, .lo .ls .hi .hs, .equ ... .nan)"); return -1; }
+        if (in->cmp >= CMP_LO && in->cmp <= CMP_HS && k == TK_FLOAT) { asm_err(A, t, "unsigned comparisons (.lo .ls .hi .hs) are for integers"); return -1; }
+        if (in->cmp >= CMP_EQU && k != TK_FLOAT) { asm_err(A, t, "unordered comparisons (.equ ... .nan) are for floating point"); return -1; }
+        break;
+    case OP_VOTE:
+        if (!in->sub) { asm_err(A, t, "vote.sync needs .all, .any, .uni or .ballot"); return -1; }
+        if ((in->sub == VOTE_BALLOT) != (in->type == T_B32)) {
+            asm_err(A, t, in->sub == VOTE_BALLOT ? "vote.sync.ballot needs .b32" : "vote.sync.all/.any/.uni need .pred");
+            return -1;
+        }
+        break;
+    case OP_SHFL:
+        if (!in->sub) { asm_err(A, t, "shfl.sync needs .up, .down, .bfly or .idx"); return -1; }
+        break;
+    case OP_ATOM: case OP_RED:
+        if (!in->sub) { asm_err(A, t, "%s needs an operation (.add .min .max .inc .dec .exch .cas .and .or .xor)", mn); return -1; }
+        if (in->op == OP_RED && in->sub == ATOM_CAS) { asm_err(A, t, "red has no .cas; use atom.cas"); return -1; }
+        if (in->space != SP_NONE && in->space != SP_GLOBAL && in->space != SP_SHARED) {
+            asm_err(A, t, "%s works on .global or .shared memory", mn);
+            return -1;
+        }
+        if (k == TK_FLOAT && in->sub != ATOM_ADD && in->sub != ATOM_EXCH && in->sub != ATOM_MIN && in->sub != ATOM_MAX) {
+            asm_err(A, t, "%s on floating point supports .add .exch .min .max", mn);
+            return -1;
+        }
+        if ((in->sub == ATOM_AND || in->sub == ATOM_OR || in->sub == ATOM_XOR || in->sub == ATOM_EXCH || in->sub == ATOM_CAS) && k == TK_SINT) {
+            asm_err(A, t, "%s.%s takes .b types", mn, in->sub == ATOM_CAS ? "cas" : "bitwise/exch");
+            return -1;
+        }
+        break;
+    case OP_ST:
+        if (in->space == SP_CONST || in->space == SP_PARAM) { asm_err(A, t, "cannot store to %s memory", in->space == SP_CONST ? ".const" : ".param"); return -1; }
+        break;
+    case OP_CVTA:
+        if (in->space == SP_NONE || in->space == SP_PARAM) { asm_err(A, t, "cvta needs a state space (.global .shared .local .const)"); return -1; }
+        break;
+    case OP_CVT:
+        if (in->rnd >= RND_RNI && isa_type_kind((DataType)in->stype) != TK_FLOAT) {
+            asm_err(A, t, "integer rounding (.rni .rzi .rmi .rpi) needs a floating-point source");
+            return -1;
+        }
+        break;
+    default: break;
+    }
+    if (in->vec > 1 && in->space == SP_PARAM) { asm_err(A, t, "vector access to .param space is not supported"); return -1; }
+    return 0;
+}
+
+/* ---- operands --------------------------------------------------------------- */
+/* The type an operand slot holds (immediates are converted to it). */
+static DataType slot_type(const Instr *in, int slot)
+{
+    if (isa_operand_bits(in, slot) == 1) return T_PRED;
+    switch ((Format)isa_ops[in->op].format) {
+    case FMT_BAR: case FMT_MASK: case FMT_SHFL: return T_B32;
+    case FMT_VOTE: return slot == 0 ? (DataType)in->type : T_B32;
+    default: break;
+    }
+    if (in->op == OP_CVT && slot == 1) return (DataType)in->stype;
+    if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return T_U32;
+    if ((in->op == OP_POPC || in->op == OP_CLZ) && slot == 0) return T_U32;
+    if (in->mul == MUL_WIDE && isa_operand_bits(in, slot) > isa_type_bits((DataType)in->type))
+        return (DataType)(in->type + 1);   /* mad.wide's c: u16->u32, s32->s64 (ISA_TYPES order) */
+    return (DataType)in->type;
+}
+
+static const char *opname(const Instr *in) { return isa_ops[in->op].mnemonic; }
+
+static int check_reg_width(Asm *A, const Token *t, const Instr *in, int slot, int idx, int is_pred)
+{
+    int need = isa_operand_bits(in, slot);
+    char b[64];
+    if (need == 1 && !is_pred) {
+        asm_err(A, t, "%s needs a predicate here, but %s is a %d-bit register", opname(in), asm_show(t, b, sizeof b), A->e->regs[idx].bits);
+        return -1;
+    }
+    if (need != 1 && is_pred) {
+        asm_err(A, t, "%s is a predicate; %s needs a %d-bit register here", asm_show(t, b, sizeof b), opname(in), need ? need : 32);
+        return -1;
+    }
+    if (is_pred || need == 0 || need <= 16) return 0;
+    int have = A->e->regs[idx].bits;
+    if (have != need) {
+        asm_err(A, t, "%s is a %d-bit register; %s%s.%s needs a %d-bit register here", asm_show(t, b, sizeof b), have,
+            opname(in), in->mul == MUL_WIDE ? ".wide" : "",
+            isa_type_name(in->mul == MUL_WIDE ? (DataType)in->type : slot_type(in, slot)), need);
+        return -1;
+    }
+    return 0;
+}
+
+/* A register operand (destination or source). */
+static int parse_reg(Asm *A, Instr *in, int slot, Operand *o)
+{
+    Token t = asm_next(A);
+    char b[64];
+    if (t.kind != TOK_REG) {
+        if (t.kind != TOK_ERROR) asm_err(A, &t, "%s: expected a register, got %s", opname(in), asm_show(&t, b, sizeof b));
+        return -1;
+    }
+    if (asm_sreg_lookup(&t) >= 0) { asm_err(A, &t, "%s: special register %s cannot be written", opname(in), asm_show(&t, b, sizeof b)); return -1; }
+    int is_pred;
+    int idx = asm_lookup_reg(A, &t, &is_pred);
+    if (idx < 0 || check_reg_width(A, &t, in, slot, idx, is_pred)) return -1;
+    o->kind = is_pred ? OPD_PRED : OPD_REG;
+    o->r[0] = (uint16_t)idx;
+    return 0;
+}
+
+static int imm_to_slot(Asm *A, const Token *t, const Instr *in, int slot, Operand *o, int is_float, double f, int64_t v, int f32_exact)
+{
+    DataType ty = slot_type(in, slot);
+    o->kind = OPD_IMM;
+    if (ty == T_PRED) { asm_err(A, t, "%s: a predicate operand cannot be an immediate", opname(in)); return -1; }
+    if (isa_type_kind(ty) == TK_FLOAT) {
+        double d = is_float ? f : (double)v;
+        if (ty == T_F32) {
+            float x = (float)d;
+            uint32_t bits;
+            if (f32_exact) bits = (uint32_t)v; else memcpy(&bits, &x, 4);
+            o->imm = bits;
+        } else {
+            if (f32_exact) { uint32_t b32 = (uint32_t)v; float x; memcpy(&x, &b32, 4); d = x; }
+            uint64_t bits;
+            memcpy(&bits, &d, 8);
+            o->imm = (int64_t)bits;
+        }
+        return 0;
+    }
+    if (is_float) { asm_err(A, t, "%s: floating-point immediate where .%s is expected", opname(in), isa_type_name(ty)); return -1; }
+    int bits = isa_type_bits(ty);
+    if (bits < 64) {
+        int64_t lo = -((int64_t)1 << (bits - 1)), hi = ((int64_t)1 << bits) - 1;
+        if (v < lo || v > hi) {
+            asm_err(A, t, "%s: immediate %lld does not fit in .%s", opname(in), (long long)v, isa_type_name(ty));
+            return -1;
+        }
+    }
+    o->imm = v;
+    return 0;
+}
+
+/* The "+8", "-4", "+TILE*4-8" after an address's base: + and - terms, each
+ * a product, added to *imm. */
+static int parse_offset(Asm *A, int64_t *imm)
+{
+    for (Token op = asm_peek(A); asm_is_punct(&op, '+') || asm_is_punct(&op, '-'); op = asm_peek(A)) {
+        asm_next(A);
+        int64_t off;
+        if (asm_parse_binary(A, asm_prec_of('*'), &off)) return -1;
+        if (op.punct == '-') { if (off == INT64_MIN) return asm_overflow(A, &op); off = -off; }
+        if (__builtin_add_overflow(*imm, off, imm)) return asm_overflow(A, &op);
+    }
+    return 0;
+}
+
+/* PTX's predefined identifier WARP_SZ (PTX ISA, "Identifiers"): the warp
+ * size of the target, a run-time constant that instructions may use as an
+ * operand.  The assembler runs before the config is known, so it is encoded
+ * like a special register (SR_WARP_SZ) and read from sm.warp_size at run
+ * time; it therefore cannot take part in an assemble-time expression. */
+static int parse_warp_sz(Asm *A, Instr *in, int slot, Operand *o)
+{
+    Token t = asm_next(A);
+    Token after = asm_peek(A);
+    if (after.kind == TOK_PUNCT && !asm_is_punct(&after, ',') && !asm_is_punct(&after, ';')) {
+        asm_err(A, &t, "%s: %s", opname(in), asm_warp_sz_hint);
+        return -1;
+    }
+    DataType ty = slot_type(in, slot);
+    if (ty == T_PRED || isa_type_kind(ty) == TK_FLOAT) {
+        asm_err(A, &t, "%s: WARP_SZ is an integer", opname(in));
+        return -1;
+    }
+    if (isa_ops[in->op].format == FMT_BAR) {
+        asm_err(A, &t, "%s: WARP_SZ cannot be a barrier operand; write the number", opname(in));
+        return -1;
+    }
+    o->kind = OPD_SREG;
+    o->r[0] = SR_WARP_SZ;
+    return 0;
+}
+
+/* A source operand: register, special register, immediate, or variable. */
+static int parse_src(Asm *A, Instr *in, int slot, Operand *o)
+{
+    Token t = asm_peek(A);
+    char b[64];
+    if (t.kind == TOK_IDENT && asm_tok_is(&t, "WARP_SZ")) return parse_warp_sz(A, in, slot, o);
+    if (t.kind == TOK_REG) {
+        int s = asm_sreg_lookup(&t);
+        if (s >= 0) {
+            asm_next(A);
+            if (slot_type(in, slot) == T_PRED || isa_type_kind(slot_type(in, slot)) == TK_FLOAT) {
+                asm_err(A, &t, "%s: special register %s is an integer", opname(in), asm_show(&t, b, sizeof b));
+                return -1;
+            }
+            o->kind = OPD_SREG;
+            o->r[0] = (uint16_t)s;
+            return 0;
+        }
+        return parse_reg(A, in, slot, o);
+    }
+    if (asm_is_punct(&t, '!')) {
+        asm_next(A);
+        if (parse_reg(A, in, slot, o)) return -1;
+        if (o->kind != OPD_PRED) { asm_err(A, &t, "'!' negates predicates only"); return -1; }
+        o->neg = 1;
+        return 0;
+    }
+    if (t.kind == TOK_IDENT && asm_lookup_var(A, &t) >= 0) {
+        asm_next(A);
+        if (in->op != OP_MOV && in->op != OP_CVTA) {
+            asm_err(A, &t, "%s: a variable's address can only be taken with mov or cvta", opname(in));
+            return -1;
+        }
+        o->kind = OPD_SYM;
+        o->sym = asm_lookup_var(A, &t);
+        return parse_offset(A, &o->imm);
+    }
+    if (t.kind == TOK_IDENT && strmap_get(&A->parammap, t.s, t.len) >= 0) {
+        asm_next(A);
+        asm_err(A, &t, "parameter %s can only be read with ld.param", asm_show(&t, b, sizeof b));
+        return -1;
+    }
+    /* immediates: a float literal (optionally negated) or an integer expression */
+    Token t1 = asm_peek_n(A, 1);
+    if (t.kind == TOK_FLOAT || (asm_is_punct(&t, '-') && t1.kind == TOK_FLOAT)) {
+        int neg = asm_is_punct(&t, '-');
+        if (neg) asm_next(A);
+        Token ft = asm_next(A);
+        double f = neg ? -ft.fval : ft.fval;
+        int64_t bits = (int64_t)ft.ival;
+        if (ft.fbits == 32 && neg) bits ^= (int64_t)0x80000000;
+        return imm_to_slot(A, &t, in, slot, o, 1, f, bits, ft.fbits == 32);
+    }
+    if (t.kind == TOK_INT || t.kind == TOK_IDENT || asm_is_punct(&t, '(') || asm_is_punct(&t, '-') || asm_is_punct(&t, '~')) {
+        int64_t v;
+        if (asm_parse_expr(A, &v)) return -1;
+        return imm_to_slot(A, &t, in, slot, o, 0, 0, v, 0);
+    }
+    if (t.kind != TOK_ERROR) asm_err(A, &t, "%s: expected an operand, got %s", opname(in), asm_show(&t, b, sizeof b));
+    return -1;
+}
+
+static int parse_pred_src(Asm *A, Instr *in, int slot, Operand *o)
+{
+    Token t = asm_peek(A);
+    char b[64];
+    int neg = asm_accept(A, '!');
+    Token r = asm_peek(A);
+    if (r.kind != TOK_REG) { asm_err(A, &r, "%s: expected a predicate register, got %s", opname(in), asm_show(&r, b, sizeof b)); return -1; }
+    if (parse_reg(A, in, slot, o)) return -1;
+    (void)t;
+    o->neg = (uint8_t)neg;
+    return 0;
+}
+
+/* [base], [base+off], [base-off], [sym], [sym+off], [imm] */
+static int parse_mem(Asm *A, Instr *in, Operand *o)
+{
+    Token open = asm_peek(A);
+    char b[64];
+    if (!asm_is_punct(&open, '[')) {
+        asm_err(A, &open, "%s: expected an address in brackets like [%%rd1+4], got %s", opname(in), asm_show(&open, b, sizeof b));
+        return -1;
+    }
+    asm_next(A);
+    o->kind = OPD_MEM;
+    o->r[0] = REG_NONE;
+    o->sym = -1;
+    Token t = asm_peek(A);
+    if (t.kind == TOK_REG) {
+        asm_next(A);
+        int is_pred;
+        if (asm_sreg_lookup(&t) >= 0) { asm_err(A, &t, "%s: a special register cannot be an address", opname(in)); return -1; }
+        int idx = asm_lookup_reg(A, &t, &is_pred);
+        if (idx < 0) return -1;
+        if (is_pred || A->e->regs[idx].bits < 32) {
+            asm_err(A, &t, "%s: address register %s must be 32 or 64 bits", opname(in), asm_show(&t, b, sizeof b));
+            return -1;
+        }
+        o->r[0] = (uint16_t)idx;
+    } else if (t.kind == TOK_IDENT && strmap_get(&A->parammap, t.s, t.len) >= 0) {
+        asm_next(A);
+        o->sym = strmap_get(&A->parammap, t.s, t.len);
+        o->is_param = 1;
+    } else if (t.kind == TOK_IDENT && asm_lookup_var(A, &t) >= 0) {
+        asm_next(A);
+        o->sym = asm_lookup_var(A, &t);
+    } else if (t.kind == TOK_IDENT && strmap_get(&A->defmap, t.s, t.len) < 0) {
+        asm_next(A);
+        asm_err(A, &t, "%s: unknown name %s in address (not a register, parameter or variable)", opname(in), asm_show(&t, b, sizeof b));
+        return -1;
+    } else {
+        int64_t v;
+        if (asm_parse_expr(A, &v)) return -1;
+        o->imm = v;
+    }
+    Token s = asm_peek(A);
+    if (parse_offset(A, &o->imm)) return -1;
+    if (o->imm < INT32_MIN || o->imm > INT32_MAX) {
+        asm_err(A, &s, "%s: address offset %lld is out of range", opname(in), (long long)o->imm);
+        return -1;
+    }
+    if (asm_expect(A, ']', "to close the address")) return -1;
+    /* state-space agreement */
+    if (o->is_param && in->space != SP_PARAM) {
+        asm_err(A, &t, "parameter %s can only be read with ld.param", asm_show(&t, b, sizeof b));
+        return -1;
+    }
+    if (!o->is_param && in->space == SP_PARAM) {
+        asm_err(A, &t, "ld.param needs a kernel parameter name in brackets");
+        return -1;
+    }
+    if (o->sym >= 0 && !o->is_param) {
+        const Var *v = &A->p->vars[o->sym];
+        if (in->space != SP_NONE && v->space != in->space) {
+            static const char *const sp[] = { "generic", ".global", ".shared", ".const", ".local", ".param" };
+            asm_err(A, &t, "%s is a %s variable, but the instruction accesses %s memory", v->name, sp[v->space], sp[in->space]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* {%r1, %r2[, %r3, %r4]} for .v2/.v4, or a single register. */
+static int parse_vec_or_reg(Asm *A, Instr *in, int slot, Operand *o, int is_dst)
+{
+    Token t = asm_peek(A);
+    char b[64];
+    if (in->vec == 1) {
+        if (asm_is_punct(&t, '{')) { asm_err(A, &t, "%s: a register vector needs .v2 or .v4", opname(in)); return -1; }
+        return is_dst ? parse_reg(A, in, slot, o) : parse_src(A, in, slot, o);
+    }
+    if (!asm_is_punct(&t, '{')) { asm_err(A, &t, "%s.v%d needs %d registers in braces, like {%%f1, %%f2}", opname(in), in->vec, in->vec); return -1; }
+    asm_next(A);
+    o->kind = OPD_VEC;
+    /* on an error inside the braces, skip past the '}' so the caller's
+     * recovery does not take it for the end of the entry */
+    for (int i = 0;; i++) {
+        Token r = asm_peek(A);
+        if (i >= in->vec) { asm_err(A, &r, "%s.v%d takes exactly %d registers", opname(in), in->vec, in->vec); goto fail; }
+        if (r.kind == TOK_IDENT && asm_tok_is(&r, "_") && is_dst) {
+            asm_next(A);
+            o->r[i] = REG_NONE;
+        } else {
+            Operand one;
+            memset(&one, 0, sizeof one);
+            if (parse_reg(A, in, slot, &one)) goto fail;
+            o->r[i] = one.r[0];
+        }
+        o->n = (uint8_t)(i + 1);
+        Token sep = asm_peek(A);
+        if (asm_is_punct(&sep, '}')) { asm_next(A); break; }
+        if (!asm_is_punct(&sep, ',')) { asm_err(A, &sep, "expected ',' or '}' in a register vector, got %s", asm_show(&sep, b, sizeof b)); goto fail; }
+        asm_next(A);
+    }
+    if (o->n != in->vec) { asm_err(A, &t, "%s.v%d takes exactly %d registers, got %d", opname(in), in->vec, in->vec, o->n); return -1; }
+    return 0;
+fail:
+    asm_skip_braces(A);
+    return -1;
+}
+
+static int parse_label_ref(Asm *A, Instr *in, Operand *o)
+{
+    Token t = asm_next(A);
+    char b[64];
+    if (t.kind != TOK_IDENT) { asm_err(A, &t, "%s: expected a label, got %s", opname(in), asm_show(&t, b, sizeof b)); return -1; }
+    o->kind = OPD_LABEL;
+    GROW(A->fix, A->nfix, A->capfix);
+    A->fix[A->nfix++] = (Fixup){ A->e->ncode, 0, asm_xstrndup(t.s, (size_t)t.len), t.line, t.col };
+    return 0;
+}
+
+static const char *const format_operands[] = {
+    [FMT_NONE] = "no operands", [FMT_D] = "d", [FMT_D_A] = "d, a", [FMT_D_AB] = "d, a, b",
+    [FMT_D_ABC] = "d, a, b, c", [FMT_SETP] = "p[|q], a, b[, c]", [FMT_SELP] = "d, a, b, c",
+    [FMT_LD] = "d, [a]", [FMT_ST] = "[a], b", [FMT_ATOM] = "d, [a], b[, c]",
+    [FMT_RED] = "[a], b", [FMT_BRA] = "a label", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
+    [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
+};
+
+/* Between operands: a ',' is required; ';' early means too few. */
+static int comma(Asm *A, const Instr *in)
+{
+    Token t = asm_peek(A);
+    char b[64];
+    if (asm_is_punct(&t, ',')) { asm_next(A); return 0; }
+    if (asm_is_punct(&t, ';'))
+        asm_err(A, &t, "too few operands for %s: it takes %s", opname(in), format_operands[isa_ops[in->op].format]);
+    else if (t.kind != TOK_ERROR)
+        asm_err(A, &t, "expected ',' between operands of %s, got %s", opname(in), asm_show(&t, b, sizeof b));
+    return -1;
+}
+
+static int parse_operands(Asm *A, Instr *in)
+{
+    Operand *o = in->opd;
+    int rc = 0, last = -1;
+    switch ((Format)isa_ops[in->op].format) {
+    case FMT_NONE: break;
+    case FMT_D: rc = parse_reg(A, in, 0, &o[0]); last = 0; break;
+    case FMT_D_A:
+        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]); last = 1; break;
+    case FMT_D_AB:
+        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
+             parse_src(A, in, 2, &o[2]);
+        last = 2; break;
+    case FMT_D_ABC: case FMT_SELP:
+        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
+             parse_src(A, in, 2, &o[2]) || comma(A, in) ||
+             (in->op == OP_SELP ? parse_pred_src(A, in, 3, &o[3]) : parse_src(A, in, 3, &o[3]));
+        last = 3; break;
+    case FMT_SETP:
+        rc = parse_reg(A, in, 0, &o[0]);
+        if (!rc && asm_accept(A, '|')) { rc = parse_reg(A, in, 5, &o[5]); last = 5; }
+        rc = rc || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) || parse_src(A, in, 2, &o[2]);
+        if (last < 2) last = 2;
+        if (!rc && in->boolop) { rc = comma(A, in) || parse_pred_src(A, in, 3, &o[3]); if (last < 3) last = 3; }
+        break;
+    case FMT_LD:
+        rc = parse_vec_or_reg(A, in, 0, &o[0], 1) || comma(A, in) || parse_mem(A, in, &o[1]); last = 1; break;
+    case FMT_ST:
+        rc = parse_mem(A, in, &o[0]) || comma(A, in) || parse_vec_or_reg(A, in, 1, &o[1], 0); last = 1; break;
+    case FMT_ATOM:
+        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_mem(A, in, &o[1]) || comma(A, in) ||
+             parse_src(A, in, 2, &o[2]);
+        last = 2;
+        if (!rc && in->sub == ATOM_CAS) { rc = comma(A, in) || parse_src(A, in, 3, &o[3]); last = 3; }
+        break;
+    case FMT_RED:
+        rc = parse_mem(A, in, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]); last = 1; break;
+    case FMT_BRA: rc = parse_label_ref(A, in, &o[0]); last = 0; break;
+    case FMT_BAR:
+        rc = parse_src(A, in, 0, &o[0]); last = 0;
+        if (!rc && asm_accept(A, ',')) { rc = parse_src(A, in, 1, &o[1]); last = 1; }
+        break;
+    case FMT_MASK: rc = parse_src(A, in, 0, &o[0]); last = 0; break;
+    case FMT_VOTE:
+        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_pred_src(A, in, 1, &o[1]) || comma(A, in) ||
+             parse_src(A, in, 2, &o[2]);
+        last = 2; break;
+    case FMT_SHFL:
+        rc = parse_reg(A, in, 0, &o[0]);
+        if (!rc && asm_accept(A, '|')) { rc = parse_reg(A, in, 5, &o[5]); last = 5; }
+        rc = rc || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) || parse_src(A, in, 2, &o[2]) ||
+             comma(A, in) || parse_src(A, in, 3, &o[3]) || comma(A, in) || parse_src(A, in, 4, &o[4]);
+        if (last < 4) last = 4;
+        break;
+    }
+    if (rc) return -1;
+    in->nops = (uint8_t)(last + 1);
+    Token t = asm_peek(A);
+    char b[64];
+    if (asm_is_punct(&t, ',')) {
+        asm_err(A, &t, "too many operands for %s: it takes %s", opname(in), format_operands[isa_ops[in->op].format]);
+        return -1;
+    }
+    if (!asm_is_punct(&t, ';')) {
+        if (t.kind != TOK_ERROR) asm_err(A, &t, "expected ';' after the instruction, got %s", asm_show(&t, b, sizeof b));
+        return -1;
+    }
+    asm_next(A);
+    return 0;
+}
+
+void asm_parse_instruction(Asm *A)
+{
+    Instr in;
+    memset(&in, 0, sizeof in);
+    in.guard = REG_NONE;
+    in.vec = 1;
+    Token first = asm_peek(A);
+    in.line = (uint32_t)first.line;
+    in.col = (uint32_t)first.col;
+    char b[64];
+    if (asm_accept(A, '@')) {
+        int neg = asm_accept(A, '!');
+        Token g = asm_next(A);
+        int is_pred;
+        int idx = g.kind == TOK_REG ? asm_lookup_reg(A, &g, &is_pred) : -1;
+        if (g.kind != TOK_REG) asm_err(A, &g, "expected a predicate register after '@', got %s", asm_show(&g, b, sizeof b));
+        else if (idx >= 0 && !is_pred) asm_err(A, &g, "guard %s is not a predicate register", asm_show(&g, b, sizeof b));
+        if (idx < 0 || !is_pred) { asm_skip_statement(A); return; }
+        in.guard = (uint16_t)idx;
+        in.guard_neg = (uint8_t)neg;
+    }
+    Token m = asm_next(A);
+    if (m.kind != TOK_IDENT) {
+        if (m.kind != TOK_ERROR) asm_err(A, &m, "expected an instruction, got %s", asm_show(&m, b, sizeof b));
+        asm_skip_statement(A);
+        return;
+    }
+    if (decode_mnemonic(A, &m, &in) || check_modifiers(A, &m, &in)) { asm_skip_statement(A); return; }
+    int nfix_before = A->nfix;
+    if (parse_operands(A, &in)) {
+        while (A->nfix > nfix_before) free(A->fix[--A->nfix].name);
+        asm_skip_statement(A);
+        return;
+    }
+    in.unit = (uint8_t)isa_unit(&in);
+    Entry *e = A->e;
+    if (e->ncode >= MAX_CODE) { asm_err(A, &m, "too many instructions in one entry"); return; }
+    GROW(e->code, e->ncode, A->capcode);
+    e->code[e->ncode++] = in;
+}
+

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""make_wrappers.py - gpusim kernel files for the nvcc PTX of kernels_val.cu.
+
+Each kernel of tests/validation/ptx/kernels_val.ptx gets one file
+tests/validation/nvcc/KERNEL.s: host directives (sizes as .define, so the
+`launch` column of kernels.csv becomes -D values; buffers; the .launch that
+kernels_val.cu makes; a .check where a host reference exists), then the PTX
+module header and the kernel's .entry exactly as nvcc wrote it.
+
+Run from the repo root after measure.sh (a development tool: nothing in make
+or make test runs it; its output is committed).  Standard library only.
+"""
+import re
+import sys
+
+PTX = "tests/validation/ptx/kernels_val.ptx"
+OUT = "tests/validation/nvcc/"
+
+F32 = "random(seed=%d, min=-0.5, max=0.5)"
+
+# kernel: (defines with the smallest measured size, buffers, grid, block, args, check)
+# Buffers: (name, type, count, init).  Grids and blocks are kernels_val.cu's.
+SPECS = {
+    "vecadd": ({"N": 4096}, [("a", "f32", "N", F32 % 1), ("b", "f32", "N", F32 % 2), ("c", "f32", "N", "zero")],
+               "(N+255)/256", "256", "a, b, c, N", "c ref=vecadd(a, b)"),
+    "saxpy": ({"N": 4096}, [("x", "f32", "N", F32 % 1), ("y", "f32", "N", "zero")],
+              "(N+255)/256", "256", "2.0, x, y, N", None),
+    "stencil1d": ({"N": 4096}, [("in", "f32", "N", F32 % 1), ("out", "f32", "N", "zero")],
+                  "(N+255)/256", "256", "in, out, N", None),
+    "jacobi2d": ({"N": 64}, [("in", "f32", "N*N", F32 % 1), ("out", "f32", "N*N", "zero")],
+                 "N/16, N/16", "16, 16", "in, out, N", None),
+    "reduce_interleaved": ({"N": 4096}, [("in", "f32", "N", F32 % 1), ("out", "f32", "(N+255)/256", "zero")],
+                           "(N+255)/256", "256", "in, out, N", None),
+    "reduce_seq": ({"N": 4096}, [("in", "f32", "N", F32 % 1), ("out", "f32", "(N+255)/256", "zero")],
+                   "(N+255)/256", "256", "in, out, N", None),
+    "reduce_shfl": ({"N": 4096}, [("in", "f32", "N", F32 % 1), ("out", "f32", "(N+255)/256", "zero")],
+                    "(N+255)/256", "256", "in, out, N", None),
+    "scan_hillis_steele": ({"N": 4096}, [("in", "f32", "N", F32 % 1), ("out", "f32", "N", "zero")],
+                           "(N+255)/256", "256", "in, out, N", None),
+    "scan_blelloch": ({"N": 4096}, [("in", "f32", "N", F32 % 1), ("out", "f32", "N", "zero")],
+                      "(N+511)/512", "256", "in, out, N", None),
+    # data[i] = (i*7) % 256 on the GPU; the kernel bins by data & 255, so 7*i is the same
+    "histogram256": ({"N": 4096}, [("data", "u32", "N", "iota(0, 7)"), ("hist", "u32", "256", "zero")],
+                     "(N+255)/256", "256", "data, hist, N", None),
+    "gemv_row_per_thread": ({"M": 256, "N": 256}, [("A", "f32", "M*N", F32 % 1), ("x", "f32", "N", F32 % 2),
+                                                  ("y", "f32", "M", "zero")],
+                            "(M+255)/256", "256", "A, x, y, M, N", None),
+    "gemv_warp_per_row": ({"M": 256, "N": 256}, [("A", "f32", "M*N", F32 % 1), ("x", "f32", "N", F32 % 2),
+                                                ("y", "f32", "M", "zero")],
+                          "(M*32+255)/256", "256", "A, x, y, M, N", None),
+    "softmax_row": ({"ROWS": 128, "COLS": 256}, [("in", "f32", "ROWS*COLS", F32 % 1), ("out", "f32", "ROWS*COLS", "zero")],
+                    "ROWS", "256", "in, out, COLS", None),
+    "transpose_naive": ({"N": 256}, [("in", "f32", "N*N", F32 % 1), ("out", "f32", "N*N", "zero")],
+                        "N/32, N/32", "32, 32", "in, out, N", "out ref=transpose(in, N, N)"),
+    "transpose_shared": ({"N": 256}, [("in", "f32", "N*N", F32 % 1), ("out", "f32", "N*N", "zero")],
+                         "N/32, N/32", "32, 32", "in, out, N", "out ref=transpose(in, N, N)"),
+    "transpose_padded": ({"N": 256}, [("in", "f32", "N*N", F32 % 1), ("out", "f32", "N*N", "zero")],
+                         "N/32, N/32", "32, 32", "in, out, N", "out ref=transpose(in, N, N)"),
+    "naive_mm": ({"M": 128, "N": 128, "K": 128}, [("A", "f32", "M*N", F32 % 1), ("B", "f32", "N*K", F32 % 2),
+                                                 ("C", "f32", "M*K", "zero")],
+                 "N/16, N/16", "16, 16", "A, B, C, M, N, K", "C ref=matmul(A, B, M, K, N) rtol=1e-4 tol=1e-4"),
+    "tiled_mm": ({"M": 128, "N": 128, "K": 128}, [("A", "f32", "M*N", F32 % 1), ("B", "f32", "N*K", F32 % 2),
+                                                 ("C", "f32", "M*K", "zero")],
+                 "N/16, N/16", "16, 16", "A, B, C, M, N, K", "C ref=matmul(A, B, M, K, N) rtol=1e-4 tol=1e-4"),
+    "conv2d_3x3_tiled": ({"N": 256}, [("in", "f32", "N*N", F32 % 1), ("w", "f32", "9", "fill(0.0625)"),
+                                      ("out", "f32", "N*N", "zero")],
+                         "N/16, N/16", "16, 16", "in, w, out, N", None),
+}
+# spmv_csr_scalar needs its tridiagonal CSR arrays (rowptr, col), which no
+# buffer initialiser can express yet: left out (docs/validation.md says so).
+
+
+def entries(ptx):
+    """name -> text of each .entry, from its line to the closing brace."""
+    out = {}
+    lines = ptx.split("\n")
+    i = 0
+    while i < len(lines):
+        m = re.match(r"\.visible \.entry (\w+)\(", lines[i])
+        if not m:
+            i += 1
+            continue
+        j = i
+        while lines[j] != "}":
+            j += 1
+        out[m.group(1)] = "\n".join(lines[i:j + 1])
+        i = j + 1
+    return out
+
+
+def header(ptx):
+    keep = [l for l in ptx.split("\n") if l.startswith((".version", ".target", ".address_size"))]
+    return "\n".join(keep)
+
+
+MICRO_PTX = "tests/validation/ptx/micro.ptx"
+MICRO_OUT = "tests/validation/micro/"
+# micro.cu's issue-throughput kernels: W warps in one block, ITERS trips of
+# 32 independent-chain ops; tt = {clock64 before, after, smid}.
+MICRO = {"tp_ffma": "f32", "tp_fadd": "f32", "tp_imad": "s32", "tp_iadd": "s32", "tp_mufu_ex2": "f32",
+         "tp_mufu_rsqrt": "f32", "tp_dfma": "f64"}
+
+
+def micro():
+    ptx = open(MICRO_PTX).read()
+    ents = entries(ptx)
+    for k, t in MICRO.items():
+        s = ["// %s.s - microbenchmark %s of tests/validation/cuda/micro.cu as nvcc 13 wrote it" % (k, k),
+             "// (nvcc -O3 -arch=sm_90 -ptx), unchanged: W warps in one block run ITERS trips of 32",
+             "// independent ops each between two clock64 reads; tt = {t0, t1, smid}.  The H100's",
+             "// rate (thread-ops per cycle per SM) is micro.csv's throughput_%s." % k[3:],
+             "// Generated by tests/validation/cuda/make_wrappers.py.", "",
+             ".define W 4", ".define ITERS 64",
+             ".buffer in .%s[16] fill(1)" % t, ".buffer out .%s[W*32] zero" % t, ".buffer tt .s64[3] zero",
+             ".launch %s grid=(1) block=(W*32) args=(in, out, tt, ITERS)" % k, "", header(ptx), "", ents[k], ""]
+        open(MICRO_OUT + k + ".s", "w").write("\n".join(s))
+    s = ["// barrier.s - microbenchmark barrier of tests/validation/cuda/micro.cu as nvcc 13 wrote it",
+         "// (nvcc -O3 -arch=sm_90 -ptx), unchanged: one block of W warps runs ITERS bar.sync between",
+         "// two clock64 reads; tt[0] = t1 - t0.  The H100's cycles per bar.sync are micro.csv's",
+         "// barrier,warps=W rows.  Generated by tests/validation/cuda/make_wrappers.py.", "",
+         ".define W 1", ".define ITERS 64", ".buffer tt .s64[1] zero",
+         ".launch barrier grid=(1) block=(W*32) args=(ITERS, tt)", "", header(ptx), "", ents["barrier"], ""]
+    open(MICRO_OUT + "barrier.s", "w").write("\n".join(s))
+    # bank_tp is left out: its inline PTX declares a scoped register ({ .reg .u32 q; ... }) and
+    # nvcc adds mov.pred %p, 0, neither of which gpusim assembles yet (issue 14).
+    s = ["// bank_lat.s - microbenchmark bank_lat of tests/validation/cuda/micro.cu as nvcc 13 wrote it",
+         "// (nvcc -O3 -arch=sm_90 -ptx), unchanged: one warp chases shared pointers with a K-way bank",
+         "// conflict on every load, N loads timed; tt[0] = their clock64 span.  The H100's cycles",
+         "// per load are micro.csv's bank_conflict_latency rows.",
+         "// Generated by tests/validation/cuda/make_wrappers.py.", "",
+         ".define K 1", ".define N 512", ".buffer tt .s64[2] zero",
+         ".launch bank_lat grid=(1) block=(32) args=(K, N, tt)", "", header(ptx), "", ents["bank_lat"], ""]
+    open(MICRO_OUT + "bank_lat.s", "w").write("\n".join(s))
+    # bandwidth: micro.cu's launch (8 blocks of 512 threads per SM) over BYTES; DRAM bytes
+    # per second = BYTES (x2 for the copy) / (elapsed - gpu.launch_cycles) cycles at 1980 MHz
+    bw = {"bw_read": ("a .f32[BYTES/4] zero", ".buffer out .f32[1] zero", "a, BYTES/16, out"),
+          "bw_write": ("a .f32[BYTES/4] zero", "", "a, BYTES/16"),
+          "bw_copy": ("a .f32[BYTES/4] zero", ".buffer b .f32[BYTES/4] zero", "a, b, BYTES/16")}
+    for k, (buf, extra, args) in bw.items():
+        s = ["// %s.s - microbenchmark %s of tests/validation/cuda/micro.cu as nvcc 13 wrote it" % (k, k),
+             "// (nvcc -O3 -arch=sm_90 -ptx), unchanged: 8 blocks of 512 threads per SM stream BYTES",
+             "// with 16-byte accesses.  The H100's rate is micro.csv's dram_bw rows (1 GiB there).",
+             "// Generated by tests/validation/cuda/make_wrappers.py.", "",
+             ".define BYTES (64 << 20)", ".define SMS 132", ".buffer " + buf]
+        if extra:
+            s.append(extra)
+        s += [".launch %s grid=(SMS*8) block=(512) args=(%s)" % (k, args), "", header(ptx), "", ents[k], ""]
+        open(MICRO_OUT + k + ".s", "w").write("\n".join(s))
+    print("wrote %d microbenchmarks to %s" % (len(MICRO) + 2 + len(bw), MICRO_OUT))
+
+
+def main():
+    micro()
+    ptx = open(PTX).read()
+    ents = entries(ptx)
+    for k, (defs, bufs, grid, block, args, check) in SPECS.items():
+        if k not in ents:
+            sys.exit("make_wrappers: %s is not in %s" % (k, PTX))
+        s = []
+        s.append("// %s.s - kernel %s of tests/validation/cuda/kernels_val.cu as nvcc 13" % (k, k))
+        s.append("// wrote it (nvcc -O3 -arch=sm_90 -ptx), unchanged, with the launch kernels_val.cu")
+        s.append("// makes.  Sizes: -D (the `launch` column of tests/validation/h100/measured/")
+        s.append("// kernels.csv).  Generated by tests/validation/cuda/make_wrappers.py.")
+        s.append("")
+        for name, v in defs.items():
+            s.append(".define %s %d" % (name, v))
+        for name, t, count, init in bufs:
+            s.append(".buffer %s .%s[%s] %s" % (name, t, count, init))
+        s.append(".launch %s grid=(%s) block=(%s) args=(%s)" % (k, grid, block, args))
+        if check:
+            s.append(".check %s" % check)
+        s.append("")
+        s.append(header(ptx))
+        s.append("")
+        s.append(ents[k])
+        s.append("")
+        open(OUT + k + ".s", "w").write("\n".join(s))
+    print("wrote %d kernels to %s" % (len(SPECS), OUT))
+
+
+if __name__ == "__main__":
+    main()
