@@ -104,7 +104,9 @@ static int int_divide(const Instr *in, int is_rem)
     int sgn = isa_type_kind((DataType)in->type) == TK_SINT;
     int bits = isa_type_bits((DataType)in->type);
     const Operand *b = &in->opd[2];
-    if (b->kind == OPD_IMM) {
+    /* WARP_SZ is the constant 32 to ptxas */
+    if (b->kind == OPD_IMM || (b->kind == OPD_SREG && b->r[0] == SR_WARP_SZ)) {
+        if (b->kind == OPD_SREG) return sgn ? 3 + is_rem : 1;
         if (is_pow2(b->imm)) return sgn ? 3 + is_rem : 1;
         return 3 + is_rem;
     }
