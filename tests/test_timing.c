@@ -411,6 +411,40 @@ static void test_cta_launch_cycles(void **state)
     assert_int_equal(b.inst, a.inst);
 }
 
+/* l1.unified_bytes and smem.carveouts on hopper.ini (256 KiB, carve-outs
+ * 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 KiB; 1 KiB reserved per block).
+ * config_l1_bytes_for: no shared memory leaves the L1 all 256 KiB; 9 KiB
+ * needs the 16 KiB carve-out (240 KiB of L1); more than 228 KiB, the last
+ * (28 KiB).  A launch: tests/validation/tiled_mm.s has 256-thread blocks of
+ * 2 KiB shared memory, 8 resident (the thread limit: 2048 / 256), so
+ * 8 x (2 + 1) KiB = 24 KiB -> the 32 KiB carve-out -> 224 KiB of L1;
+ * naive_mm.s, no shared memory, 8 x 1 KiB -> 8 KiB -> 248 KiB. */
+static void test_carveout(void **state)
+{
+    (void)state;
+    Config c;
+    DiagList dl = { 0 };
+    config_defaults(&c);
+    assert_int_equal(config_load_file(&c, "configs/hopper.ini", &dl), 0);
+    assert_int_equal(config_l1_bytes_for(&c, 0), 256 * 1024);
+    assert_int_equal(config_l1_bytes_for(&c, 9 * 1024), 240 * 1024);
+    assert_int_equal(config_l1_bytes_for(&c, 300 * 1024), 28 * 1024);
+    int kib[16];
+    assert_int_equal(config_carveouts(&c, kib, 16), 10);
+    assert_int_equal(kib[9], 228);
+    AsmDefine d[] = { { "M", "64" }, { "N", "64" }, { "K", "64" } };
+    Stats s;
+    run_file(&c, "tests/validation/tiled_mm.s", d, 3, &s);
+    assert_int_equal(s.l1_bytes, 224 * 1024);
+    run_file(&c, "tests/validation/naive_mm.s", d, 3, &s);
+    assert_int_equal(s.l1_bytes, 248 * 1024);
+    Config f;
+    fermi(&f);                                  /* no unified array: the L1 stays */
+    assert_int_equal(config_l1_bytes_for(&f, 0), f.l1.size_bytes);
+    assert_int_equal(config_carveouts(&f, kib, 16), 0);
+    diag_free(&dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_launch_overhead_is_elapsed_only),
         cmocka_unit_test(test_barrier_cost_keys),
         cmocka_unit_test(test_cta_launch_cycles),
+        cmocka_unit_test(test_carveout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -119,11 +119,17 @@ static const ConfigKey keys[] = {
 
     K_INT("smem.banks", smem.banks, 32, 1, 64, P2, "banks", "Shared-memory banks; bank = (addr / bank_bytes) % banks."),
     K_INT("smem.bank_bytes", smem.bank_bytes, 4, 4, 8, P2 | BY, "bytes", "Bank width (4 or 8)."),
+    K_INT("smem.reserved_bytes", smem.reserved_bytes, 0, 0, 64 * 1024, BY, "bytes",
+          "Shared memory the system keeps for each resident block (CC 8.0 and later: 1 KiB); counted when the carve-out is chosen."),
+    K_STR("smem.carveouts", smem.carveouts, "none",
+          "With l1.unified_bytes: the shared-memory carve-outs the driver may choose, in KiB, ascending (e.g. \"0,8,16,32,64,100,132,164,196,228\"); each launch takes the smallest that holds its resident blocks' shared memory, and the L1 gets the rest (\"none\": a fixed split)."),
     K_INT("smem.replay_lat", smem.replay_lat, 1, 0, 64, 0, "cycles",
           "Cycles each extra wavefront of a bank-conflicted access adds to its result latency (the pipe is held one cycle per wavefront either way)."),
 
     K_BOOL("l1.enabled", l1.enabled, 1, "Cache global loads in L1 (false: they go straight to L2)."),
-    K_I64("l1.size_bytes", l1.size_bytes, 16 * 1024, 256, 64 * MIB, BY, "bytes", "L1 data cache capacity per SM."),
+    K_I64("l1.size_bytes", l1.size_bytes, 16 * 1024, 256, 64 * MIB, BY, "bytes", "L1 data cache capacity per SM (with l1.unified_bytes: at the largest shared-memory carve-out)."),
+    K_I64("l1.unified_bytes", l1.unified_bytes, 0, 0, 64 * MIB, BY, "bytes",
+          "L1 and shared memory as one array of this size, split per launch by smem.carveouts (0: the L1 keeps l1.size_bytes, shared memory sm.shared_bytes)."),
     K_INT("l1.line_bytes", l1.line_bytes, 128, 16, 4096, P2 | BY, "bytes", "L1 line (tag) size."),
     K_INT("l1.sector_bytes", l1.sector_bytes, 32, 4, 4096, P2 | BY, "bytes", "Sector size: the unit counted by l1tex__t_sectors."),
     K_INT("l1.assoc", l1.assoc, 4, 1, 64, 0, "ways", "L1 associativity."),
@@ -1036,6 +1042,60 @@ static bool cache_geometry(const char *cache, int64_t size, int assoc, int line,
     return false;
 }
 
+int config_carveouts(const Config *c, int *kib, int max)
+{
+    int n = 0;
+    if (!strcmp(c->smem.carveouts, "none")) return 0;
+    for (const char *p = c->smem.carveouts; *p && n < max;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 0 || v > 1 << 20) return -1;
+        kib[n++] = (int)v;
+        while (*end == ' ') end++;
+        if (*end == ',') end++;
+        else if (*end) return -1;
+        p = end;
+        while (*p == ' ') p++;
+    }
+    return n;
+}
+
+int64_t config_l1_bytes_for(const Config *c, int64_t shared_needed)
+{
+    int kib[32];
+    int n = c->l1.unified_bytes > 0 ? config_carveouts(c, kib, 32) : 0;
+    if (n <= 0) return c->l1.size_bytes;
+    int64_t carve = (int64_t)kib[n - 1] * 1024;
+    for (int i = 0; i < n; i++)
+        if ((int64_t)kib[i] * 1024 >= shared_needed) { carve = (int64_t)kib[i] * 1024; break; }
+    return c->l1.unified_bytes - carve;
+}
+
+/* The carve-outs: ascending KiB within the unified array, the largest
+ * being sm.shared_bytes with l1.size_bytes left over. */
+static bool carveouts_fit(const Config *c, char *why, size_t n)
+{
+    if (c->l1.unified_bytes == 0) return true;
+    int kib[32];
+    int k = config_carveouts(c, kib, 32);
+    if (k <= 0) {
+        snprintf(why, n, "smem.carveouts (\"%s\") must list ascending KiB values, e.g. \"0,8,16,32\"", c->smem.carveouts);
+        return false;
+    }
+    for (int i = 1; i < k; i++)
+        if (kib[i] <= kib[i - 1]) {
+            snprintf(why, n, "smem.carveouts (\"%s\") is not ascending", c->smem.carveouts);
+            return false;
+        }
+    if ((int64_t)kib[k - 1] * 1024 != c->sm.shared_bytes || c->l1.unified_bytes - c->sm.shared_bytes != c->l1.size_bytes) {
+        snprintf(why, n, "the largest smem.carveouts (%d KiB) must be sm.shared_bytes (%lld), leaving l1.size_bytes (%lld) of "
+                 "l1.unified_bytes (%lld)", kib[k - 1], (long long)c->sm.shared_bytes, (long long)c->l1.size_bytes,
+                 (long long)c->l1.unified_bytes);
+        return false;
+    }
+    return true;
+}
+
 static bool l1_geometry(const Config *c, char *why, size_t n)
 {
     return cache_geometry("l1", c->l1.size_bytes, c->l1.assoc, c->l1.line_bytes,
@@ -1123,6 +1183,8 @@ static const Rule rules[] = {
       { "sched.two_level_active", "sm.max_warps", "sm.schedulers" }, active_pool_fits },
     { "L1: `line_bytes` is a multiple of `sector_bytes`; `size_bytes` = sets x `assoc` x `line_bytes` with a power-of-two number of sets.",
       { "l1.size_bytes", "l1.assoc", "l1.line_bytes", "l1.sector_bytes" }, l1_geometry },
+    { "With `l1.unified_bytes`: `smem.carveouts` ascends to `sm.shared_bytes`, leaving `l1.size_bytes`.",
+      { "l1.unified_bytes", "smem.carveouts", "sm.shared_bytes", "l1.size_bytes" }, carveouts_fit },
     { "L2: as L1, with `size_bytes` = `slices` x sets x `assoc` x `line_bytes`.",
       { "l2.size_bytes", "l2.assoc", "l2.line_bytes", "l2.sector_bytes", "l2.slices" }, l2_geometry },
     { "Constant cache: `size_bytes` = sets x `assoc` x `line_bytes`, sets a power of two.",

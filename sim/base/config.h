@@ -110,10 +110,13 @@ typedef struct Config {
     struct {
         int banks, bank_bytes;
         int replay_lat;          /* cycles each extra wavefront adds to a shared load's result */
+        int reserved_bytes;      /* shared memory the system keeps per block */
+        char carveouts[CONFIG_STRING_MAX];   /* "0,8,16,...": shared-memory carve-outs in KiB, "" = fixed */
     } smem;
     struct {
         bool enabled;
         int64_t size_bytes;
+        int64_t unified_bytes;    /* L1 + shared memory in one array (0: two fixed arrays) */
         int line_bytes, sector_bytes, assoc, hit_lat, mshrs;
         int mshr_merge;           /* requests one MSHR holds */
         int write_policy;         /* enum CacheWritePolicy */
@@ -184,6 +187,12 @@ int config_load_string(Config *c, const char *filename, const char *text,
 
 /* One --set override, "l1.assoc=4".  Errors name file "--set". */
 int config_set(Config *c, const char *assignment, DiagList *dl);
+/* smem.carveouts as KiB values into kib (at most max); their count, -1 if malformed. */
+int config_carveouts(const Config *c, int *kib, int max);
+/* The L1 capacity a launch gets when its resident blocks need shared_needed
+ * bytes of shared memory: l1.unified_bytes less the smallest carve-out that
+ * holds them (l1.size_bytes without l1.unified_bytes). */
+int64_t config_l1_bytes_for(const Config *c, int64_t shared_needed);
 
 /* Ranges again plus the cross-field rules; call after all loads and sets.
  * Each error is placed where the most recently set key of the rule was set. */

@@ -71,6 +71,7 @@ typedef struct Stats {
     uint64_t simt_max_depth;       /* deepest reconvergence stack */
     /* timing model */
     uint64_t cycles;               /* gpc__cycles_elapsed.max */
+    uint64_t l1_bytes;             /* L1 capacity of the last launch (the carve-out left it) */
     uint64_t sm_active_cycles;     /* sum over SMs of cycles with a resident block */
     uint64_t warp_resident;        /* sum over warps of cycles resident: what the stall reasons must add up to */
     uint64_t stall[STALL_COUNT];   /* warp-cycles by state; they sum to warp_cycles */

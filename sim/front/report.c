@@ -57,6 +57,7 @@ static int collect(const Run *r, Metric *m)
             double l2 = (double)(ms->l2_sector_hits + ms->l2_sector_misses);
             double secs = (double)s->cycles / (c->gpu.core_clock_mhz * 1e6);
             n = add(m, n, "l1tex__t_sector_hit_rate.pct", l1 ? 100.0 * (double)ms->l1_sector_hits / l1 : 0, 0, "L1 sector hit rate (%)");
+            n = add(m, n, "gpusim__l1_bytes", (double)s->l1_bytes, 1, "L1 capacity (last launch's carve-out)");
             n = add(m, n, "lts__t_sector_hit_rate.pct", l2 ? 100.0 * (double)ms->l2_sector_hits / l2 : 0, 0, "L2 sector hit rate (%)");
             n = add(m, n, "dram__bytes_read.sum", (double)ms->dram_bytes_read, 1, "DRAM bytes read");
             n = add(m, n, "dram__bytes_write.sum", (double)ms->dram_bytes_write, 1, "DRAM bytes written");

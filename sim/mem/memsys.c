@@ -111,6 +111,8 @@ struct MemSys {
     int line_bytes, sector_bytes, ib;
     int l1_enabled, l1_hit, l2_hit, icnt_lat, cc_hit, const_penalty;
     int l1_ways, l1_wb, l1_alloc, l2_wb, l2_alloc;
+    int64_t l1_bytes;                 /* current L1 capacity (memsys_set_l1_bytes) */
+    CacheConfig l1_cfg;               /* the L1s' geometry */
     int burst_bytes;
     uint32_t s2b[CACHE_MAX_SECTORS];     /* sector -> bursts holding it */
     uint32_t b2s[CACHE_MAX_SECTORS];     /* burst -> sectors it carries */
@@ -336,6 +338,8 @@ MemSys *memsys_create(const Config *c, int num_sms)
     int merge = c->l1.mshr_merge > c->l2.mshr_merge ? c->l1.mshr_merge : c->l2.mshr_merge;
     m->woken = calloc((size_t)merge, sizeof *m->woken);
     int bad = !m->sm || !m->sl || !m->rec || !m->heap || !m->woken;
+    m->l1_cfg = l1;
+    m->l1_bytes = c->l1.size_bytes;
     for (int i = 0; !bad && i < num_sms; i++) {
         SmPort *p = &m->sm[i];
         p->l1 = cache_create(&l1);
@@ -684,8 +688,11 @@ static uint64_t issue_lines(MemSys *m, int sm, const MemAccess *a, const AccPlan
             } else if (pl->load) {
                 CacheResult cr;
                 CacheOutcome o = cache_read(P->l1, L->addr, L->mask, r >= 0 ? (uint32_t)r : CACHE_NO_WAITER, &cr);
-                m->st.l1_sector_hits += (uint64_t)pop32(cr.hit);
-                m->st.l1_sector_misses += (uint64_t)pop32(cr.miss);
+                /* Nsight's t-stage counts a tag hit: a sector already valid or
+                 * already on its way (requested by an earlier access) hits;
+                 * only the sectors this access makes the L1 fetch miss */
+                m->st.l1_sector_hits += (uint64_t)pop32(L->mask & ~cr.fetch);
+                m->st.l1_sector_misses += (uint64_t)pop32(cr.fetch);
                 if (o == CACHE_HIT) { hit_done = max64(hit_done, t + (uint64_t)m->l1_hit); continue; }
                 m->rec[r].pending++;
                 if (cr.merged) m->st.l1_mshr_merges++;
@@ -903,8 +910,9 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
         if (r.fetch) dram_push(m->dram, p->addr, sectors_to_bursts(m, r.fetch), 0, 0, t);
     }
-    m->st.l2_sector_hits += (uint64_t)pop32(r.hit);
-    m->st.l2_sector_misses += (uint64_t)pop32(r.miss);
+    /* tag hits, as for the L1: sectors valid or already requested hit */
+    m->st.l2_sector_hits += (uint64_t)pop32(need & ~r.fetch);
+    m->st.l2_sector_misses += (uint64_t)pop32(r.fetch);
     if (p->kind == PK_ATOM) {
         m->st.l2_sectors_atom += (uint64_t)pop32(need);
         m->st.atom_l2_cycles += (uint64_t)occ;
@@ -1060,4 +1068,29 @@ const MemStats *memsys_stats(MemSys *m)
     /* elapsed DRAM clocks: those starting before core cycle last_now + 1 */
     m->st.dram_cycles = dram_from_core(dram_params(m->dram), m->last_now + 1) * (uint64_t)m->channels;
     return &m->st;
+}
+
+int64_t memsys_l1_bytes(const MemSys *m) { return m->l1_bytes; }
+
+int memsys_set_l1_bytes(MemSys *m, int64_t bytes)
+{
+    if (bytes == m->l1_bytes || memsys_busy(m)) return 0;   /* between launches only */
+    CacheConfig l1 = m->l1_cfg;
+    int lines = (int)(bytes / l1.line_bytes);
+    int sets = 1;
+    while (sets < lines && (lines / sets > 64 || lines % sets)) sets *= 2;
+    if (lines < 1 || lines % sets) return -1;
+    l1.sets = sets;
+    l1.ways = lines / sets;
+    for (int i = 0; i < m->nsms; i++) {
+        CacheUnit *c = cache_create(&l1);
+        if (!c) return -1;
+        cache_destroy(m->sm[i].l1);
+        m->sm[i].l1 = c;
+        m->sm[i].gen_l1++;          /* a remembered refusal no longer holds */
+    }
+    m->l1_cfg = l1;
+    m->l1_ways = l1.ways;
+    m->l1_bytes = bytes;
+    return 0;
 }

@@ -143,6 +143,12 @@ int memsys_busy(const MemSys *m);
  * written into L2 first, then every dirty L2 line is counted.  Counted in
  * bursts, not timed; lines stay valid and become clean. */
 void memsys_flush(MemSys *m);
+/* Give every SM's L1 `bytes` of capacity (the carve-out of a launch, between
+ * launches): the L1s start empty, with the config's line and sector size,
+ * ways = lines / sets for the fewest power-of-two sets that keep ways <= 64.
+ * No-op if the size is unchanged.  0 ok, -1 out of memory. */
+int memsys_set_l1_bytes(MemSys *m, int64_t bytes);
+int64_t memsys_l1_bytes(const MemSys *m);
 
 const MemStats *memsys_stats(MemSys *m);   /* brings dram_cycles up to the last tick */
 

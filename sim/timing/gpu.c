@@ -41,6 +41,13 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     const LaunchSpec *l = k.spec;
     occupancy_compute(&t.occ, cfg, (int)(l->block[0] * l->block[1] * l->block[2]), k.entry->regs_per_thread,
                       k.entry->shared_bytes, k.nctas);
+    if (ms && cfg->l1.unified_bytes > 0) {
+        /* the driver's carve-out: the smallest that holds the shared memory
+         * of the blocks that can be resident; the L1 gets the rest */
+        int64_t need = (int64_t)t.occ.blocks * (int64_t)t.occ.smem_per_block;   /* reserve included */
+        if (memsys_set_l1_bytes(ms, config_l1_bytes_for(cfg, need))) { kernel_free(&k); return -1; }
+    }
+    if (ms) st->l1_bytes = (uint64_t)memsys_l1_bytes(ms);
     t.k = &k;
     t.st = st;
     t.ms = ms;

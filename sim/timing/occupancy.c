@@ -21,7 +21,9 @@ void occupancy_compute(Occupancy *o, const Config *c, int threads, int regs, uin
     o->regs_per_thread = regs;
     /* registers are allocated per warp, in units of reg_alloc_unit */
     o->regs_per_warp = round_up(regs * ws, c->sm.reg_alloc_unit);
-    o->smem_per_block = smem ? (uint32_t)round_up((int)smem, c->sm.shared_alloc_unit) : 0;
+    /* CC 8.0 and later keep smem.reserved_bytes of every block's shared memory for the system */
+    uint32_t need = smem + (uint32_t)c->smem.reserved_bytes;
+    o->smem_per_block = need ? (uint32_t)round_up((int)need, c->sm.shared_alloc_unit) : 0;
 
     int max_warps = c->sm.max_warps;
     if (max_warps * ws > c->sm.max_threads) max_warps = c->sm.max_threads / ws;
