@@ -78,7 +78,12 @@ const char *asm_show(const Token *t, char *buf, size_t n)
 /* ---- token stream --------------------------------------------------------- */
 static Token *peek_raw(Asm *A, int k)
 {
-    while (A->nla <= k) A->la[A->nla++] = lex_next(&A->lx);
+    while (A->nla <= k) {
+        Token t = lex_next(&A->lx);
+        /* the end of an included file: the including one goes on */
+        while (t.kind == TOK_EOF && asm_include_pop(A)) t = lex_next(&A->lx);
+        A->la[A->nla++] = t;
+    }
     return &A->la[k];
 }
 
@@ -259,8 +264,12 @@ static void parse_body_statement(Asm *A, int *depth)
             Token d = asm_next(A);
             asm_parse_var_decl(A, &d, 1);
         } else if (is_perf_directive(&t)) parse_perf_directive(A, &t);
-        else if (asm_tok_is(&t, ".loc") || asm_tok_is(&t, ".file")) asm_skip_line(A);
-        else {
+        else if (asm_tok_is(&t, ".loc")) asm_parse_loc(A);
+        else if (asm_tok_is(&t, ".file")) asm_parse_file(A);
+        else if (asm_tok_is(&t, ".include")) {
+            asm_err(A, &t, ".include belongs at module scope, outside any entry");
+            asm_skip_line(A);
+        } else {
             asm_err(A, &t, "unknown directive %s inside an entry", asm_show(&t, b, sizeof b));
             asm_skip_statement(A);
         }
@@ -280,7 +289,12 @@ static void parse_body_statement(Asm *A, int *depth)
         strmap_put(&A->labelmap, t.s, t.len, e->nlabels++);
         return;
     }
-    if (t.kind == TOK_IDENT || asm_is_punct(&t, '@')) { asm_parse_instruction(A); return; }
+    if (t.kind == TOK_IDENT || asm_is_punct(&t, '@')) {
+        int before = A->e->ncode;
+        asm_parse_instruction(A);
+        if (A->e->ncode > before) asm_note_loc(A, (int)A->e->code[before].line);
+        return;
+    }
     if (t.kind != TOK_ERROR) asm_err(A, &t, "expected an instruction, label or directive, got %s", asm_show(&t, b, sizeof b));
     asm_next(A);
     asm_skip_statement(A);
@@ -311,6 +325,7 @@ static void parse_entry(Asm *A)
     if (strmap_get(&A->entrymap, name.s, name.len) < 0) strmap_put(&A->entrymap, name.s, name.len, p->nentries);
     p->nentries++;
     A->e = e;
+    A->cur_loc = (SrcLoc){ 0, 0 };
     A->capcode = A->capregs = A->cappreds = A->caplabels = 0;
     /* module-scope .shared is in every CTA, below the entry's own variables */
     e->shared_bytes = A->module_shared;
@@ -362,6 +377,7 @@ static void skip_to_directive(Asm *A)
 static const char *const top_directives[] = {
     ".version", ".target", ".address_size", ".define", ".buffer", ".launch", ".check",
     ".entry", ".visible", ".weak", ".extern", ".const", ".shared", ".global", ".func", ".file", ".loc", ".pragma",
+    ".include", ".section", ".common",
 };
 
 static void parse_top(Asm *A)
@@ -378,12 +394,15 @@ static void parse_top(Asm *A)
         }
         next_raw(A);
         if (asm_tok_is(&t, ".version") || asm_tok_is(&t, ".target") || asm_tok_is(&t, ".address_size") ||
-            asm_tok_is(&t, ".file") || asm_tok_is(&t, ".loc") || asm_tok_is(&t, ".pragma")) { asm_skip_line(A); asm_accept(A, ';'); }
+            asm_tok_is(&t, ".loc") || asm_tok_is(&t, ".pragma")) { asm_skip_line(A); asm_accept(A, ';'); }
+        else if (asm_tok_is(&t, ".file")) asm_parse_file(A);
+        else if (asm_tok_is(&t, ".include")) asm_include_push(A, &t);
+        else if (asm_tok_is(&t, ".section")) asm_skip_section(A);
         else if (asm_tok_is(&t, ".define")) { A->line_mode = 1; asm_check_define_line(A); asm_skip_line(A); A->line_mode = 0; }
         else if (asm_tok_is(&t, ".buffer")) asm_host_directive(A, &t, asm_parse_buffer);
         else if (asm_tok_is(&t, ".launch")) asm_host_directive(A, &t, asm_parse_launch);
         else if (asm_tok_is(&t, ".check")) asm_host_directive(A, &t, asm_parse_check);
-        else if (asm_tok_is(&t, ".visible") || asm_tok_is(&t, ".weak")) continue;
+        else if (asm_tok_is(&t, ".visible") || asm_tok_is(&t, ".weak") || asm_tok_is(&t, ".common")) continue;
         else if (asm_tok_is(&t, ".entry")) parse_entry(A);
         else if (asm_tok_is(&t, ".extern")) { Token d = asm_next(A); asm_parse_var_decl(A, &d, 1); }
         else if (asm_tok_is(&t, ".const") || asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".global")) asm_parse_var_decl(A, &t, 0);
@@ -469,6 +488,9 @@ static void free_asm(Asm *A)
     strmap_clear(&A->labelmap);
     strmap_clear(&A->entryvars);
     strmap_clear(&A->parammap);
+    free(A->inc_start);
+    free(A->inc_end);
+    free(A->incs);
 }
 
 Program *asm_assemble(const char *filename, const char *text, size_t len, const AsmOptions *opt, DiagList *dl)
@@ -480,18 +502,20 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
     p->filename = asm_xstrndup(filename, strlen(filename));
     p->source = asm_xstrndup(text, len);
     A.file = p->filename;
-    A.src = p->source;
-    A.len = len;
     A.dl = dl;
     A.p = p;
     A.opt = opt;
     int errors_before = diag_count(dl);
+    asm_load_includes(&A, len);     /* appends included files to p->source */
+    A.src = p->source;
+    A.len = A.srclen;
+    int errors_loading = dl->n;
 
     /* line table: pc -> source line needs it for faults and listings */
     int cap = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i == 0 || text[i - 1] == '\n') {
-            if (i == len && i > 0) break;
+    for (size_t i = 0; i <= A.len; i++) {
+        if (i == 0 || A.src[i - 1] == '\n') {
+            if (i == A.len && i > 0) break;
             GROW(p->line_starts, p->nlines, cap);
             p->line_starts[p->nlines++] = (uint32_t)(i > UINT32_MAX ? UINT32_MAX : i);
         }
@@ -499,7 +523,7 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
 
     if (len == 0 || strspn(text, " \t\r\n") == len)
         diag_add(dl, filename, 0, 0, NULL, "the file is empty: a kernel file needs at least one .entry");
-    lex_init(&A.lx, A.file, A.src, A.len, dl);
+    lex_init(&A.lx, A.file, A.src, len, dl);   /* the kernel file; .include lexes the others */
     asm_prescan_defines(&A);
     asm_apply_overrides(&A);
     parse_top(&A);
@@ -513,6 +537,7 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
     }
     if (len > 0 && p->nentries == 0 && diag_count(dl) == errors_before)
         diag_add(dl, filename, 0, 0, NULL, "no .entry in the file");
+    asm_include_fix_diags(&A, errors_loading);
     free_asm(&A);
     if (diag_count(dl) > errors_before) { program_free(p); return NULL; }
     return p;

@@ -8,6 +8,7 @@
  *   asm_decl.c   declarations: .reg, .shared/.const/.local, .param
  *   asm_instr.c  instructions: opcode and modifiers, operands
  *   asm_host.c   host directives: .buffer, .launch, .check
+ *   asm_include.c  .include (whole modules), .file/.loc, .section
  * All state hangs off one Asm context, passed to every function.
  */
 #ifndef GPUSIM_ASM_INTERNAL_H
@@ -27,6 +28,7 @@ enum {
     MAX_EXPR_DEPTH = 200,
     MAX_PARTS = 12,           /* dot-separated words in one opcode */
     MAX_CODE = 1 << 22,       /* instructions per entry */
+    MAX_INCLUDE_DEPTH = 16,   /* files nested by .include */
 };
 #define MAX_BUFFER_BYTES (1ull << 32)
 
@@ -43,6 +45,7 @@ typedef struct DefSlot {
 
 typedef struct Fixup { int pc, slot; char *name; int line, col; } Fixup;
 typedef struct PendingLaunch { char *entry; int line, col; } PendingLaunch;
+typedef struct IncludeSite { size_t pos; int file; } IncludeSite;  /* .include at byte pos -> Program.files, -1: failed */
 
 typedef struct Asm {
     const char *file;
@@ -73,6 +76,16 @@ typedef struct Asm {
 
     PendingLaunch *pend; int npend;
     int capvars, capbuf, caplaunch, capcheck, capentries;
+
+    /* whole modules (asm_include.c) */
+    size_t srclen;                       /* bytes of Program.source */
+    size_t *inc_start, *inc_end;         /* each file's bytes in Program.source */
+    int capfiles;
+    IncludeSite *incs; int nincs, capincs;
+    Lexer inc_stack[MAX_INCLUDE_DEPTH];  /* the including files' lexers */
+    int ninc_stack;
+    SrcLoc cur_loc;                      /* the last .loc */
+    int capcuda;
 } Asm;
 
 
@@ -161,5 +174,23 @@ void asm_parse_launch(Asm *A);
 void asm_parse_check(Asm *A);
 /* A line-mode directive: run fn, then require the end of the line. */
 void asm_host_directive(Asm *A, const Token *d, void (*fn)(Asm *));
+
+/* ---- asm_include.c: whole modules ------------------------------------------ */
+/* Before parsing: load every file .include brings in (recursively) after
+ * the kernel file's main_len bytes of Program.source; fill Program.files. */
+void asm_load_includes(Asm *A, size_t main_len);
+/* `.include "PATH"` (the directive consumed): lex that file next. */
+void asm_include_push(Asm *A, const Token *d);
+/* At the end of an included file: back to the including one; 0 if none. */
+int asm_include_pop(Asm *A);
+/* Give the errors from index `from` on their file and line there. */
+void asm_include_fix_diags(Asm *A, int from);
+/* .file NUM "PATH" / .loc FILE LINE COL ... (the directive consumed). */
+void asm_parse_file(Asm *A);
+void asm_parse_loc(Asm *A);
+/* Record the current .loc for the instruction at program line `line`. */
+void asm_note_loc(Asm *A, int line);
+/* .section NAME { ... } (the directive consumed): skipped. */
+void asm_skip_section(Asm *A);
 
 #endif

@@ -173,8 +173,9 @@ static void branch_note(const Program *p, const Entry *e, const Instr *in, char 
                      t, (unsigned)(in - e->code) + 1);
         } else {
             ln = (int)e->code[in->reconv].line;
-            snprintf(buf, n, "may diverge: taken -> pc %u, not taken -> pc %u; reconverge at pc %u (line %d)",
-                     t, (unsigned)(in - e->code) + 1, in->reconv, ln);
+            char lab[96];
+            snprintf(buf, n, "may diverge: taken -> pc %u, not taken -> pc %u; reconverge at pc %u (line %s)",
+                     t, (unsigned)(in - e->code) + 1, in->reconv, program_line_label(p, ln, 0, lab, sizeof lab));
         }
     } else if ((in->op == OP_RET || in->op == OP_EXIT) && in->guard != REG_NONE) {
         snprintf(buf, n, "lanes with %s%s set finish here; the rest go on", in->guard_neg ? "!" : "", e->preds[in->guard].name);
@@ -217,13 +218,14 @@ void disasm_entry(const Program *p, int ei, FILE *out)
     for (int i = 0; i < p->nvars; i++)
         if (p->vars[i].entry == ei && p->vars[i].space != SP_CONST) print_var(p, &p->vars[i], out, "    ");
 
-    char text[512], note[256];
+    char text[512], note[256], l1[96], l2[96];
     for (int b = 0; b < e->nblocks; b++) {
         const BasicBlock *bb = &e->blocks[b];
         for (int l = 0; l < e->nlabels; l++)
             if (e->labels[l].pc == bb->first) fprintf(out, "%s:\n", e->labels[l].name);
-        fprintf(out, "    // BB%d: pc %u-%u, lines %u-%u; successors", b, bb->first, bb->last,
-                e->code[bb->first].line, e->code[bb->last].line);
+        fprintf(out, "    // BB%d: pc %u-%u, lines %s-%s; successors", b, bb->first, bb->last,
+                program_line_label(p, (int)e->code[bb->first].line, 0, l1, sizeof l1),
+                program_line_label(p, (int)e->code[bb->last].line, 0, l2, sizeof l2));
         for (int s = 0; s < bb->nsucc; s++) {
             if (bb->succ[s] < 0) fputs(" exit", out);
             else fprintf(out, " BB%d", bb->succ[s]);
@@ -237,7 +239,12 @@ void disasm_entry(const Program *p, int ei, FILE *out)
                     if (e->labels[l].pc == pc) fprintf(out, "%s:\n", e->labels[l].name);
             disasm_instr(p, e, in, text, sizeof text);
             branch_note(p, e, in, note, sizeof note);
-            fprintf(out, "    /* %4u  L%-4u */ %s%s%s\n", pc, in->line, text, note[0] ? "   // " : "", note);
+            int cl;
+            const char *cu = program_cuda_line(p, (int)in->line, &cl);   /* nvcc -lineinfo's .loc */
+            fprintf(out, "    /* %4u  L%-4s */ %s%s%s", pc, program_line_label(p, (int)in->line, 0, l1, sizeof l1), text,
+                    note[0] ? "   // " : "", note);
+            if (cu) fprintf(out, "%s%s:%d", note[0] ? "; " : "   // ", cu, cl);
+            fputc('\n', out);
         }
     }
     for (int l = 0; l < e->nlabels; l++)

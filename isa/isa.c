@@ -182,6 +182,47 @@ const char *program_line(const Program *p, int line, int *len)
     return s;
 }
 
+const char *program_where(const Program *p, int line, int *local)
+{
+    if (local) *local = line;
+    if (!p) return "";
+    const SrcFile *best = NULL;
+    for (int i = 0; i < p->nfiles; i++)
+        if (line >= p->files[i].first_line && line < p->files[i].first_line + p->files[i].nlines) best = &p->files[i];
+    if (!best) return p->filename;
+    if (local) *local = line - best->first_line + 1;
+    return best->name;
+}
+
+const char *program_cuda_line(const Program *p, int line, int *cuda_line)
+{
+    if (!p || !p->locs || line < 1 || line > p->nlines || !p->locs[line].file) return NULL;
+    int src = 0;
+    for (int i = 0; i < p->nfiles; i++)
+        if (line >= p->files[i].first_line && line < p->files[i].first_line + p->files[i].nlines) src = i;
+    for (int i = 0; i < p->ncuda_files; i++) {
+        if (p->cuda_files[i].num != p->locs[line].file || p->cuda_files[i].src != src) continue;
+        const char *slash = strrchr(p->cuda_files[i].path, '/');
+        if (cuda_line) *cuda_line = (int)p->locs[line].line;
+        return slash ? slash + 1 : p->cuda_files[i].path;
+    }
+    return NULL;
+}
+
+const char *program_line_label(const Program *p, int line, int with_cuda, char *buf, size_t n)
+{
+    int local, cl;
+    const char *f = program_where(p, line, &local);
+    const char *slash = strrchr(f, '/');
+    int k;
+    int in_main = !p || p->nfiles < 2 || line < p->files[0].first_line + p->files[0].nlines;
+    if (!in_main) k = snprintf(buf, n, "%s:%d", slash ? slash + 1 : f, local);
+    else k = snprintf(buf, n, "%d", local);
+    const char *cu = with_cuda ? program_cuda_line(p, line, &cl) : NULL;
+    if (cu && k > 0 && (size_t)k < n) snprintf(buf + k, n - (size_t)k, " (%s:%d)", cu, cl);
+    return buf;
+}
+
 int program_find_entry(const Program *p, const char *name)
 {
     for (int i = 0; i < p->nentries; i++)
@@ -231,6 +272,11 @@ void program_free(Program *p)
         free(p->checks[i].ref); free(p->checks[i].args); free(p->checks[i].path);
     }
     free(p->checks);
+    for (int i = 0; i < p->nfiles; i++) free(p->files[i].name);
+    free(p->files);
+    free(p->locs);
+    for (int i = 0; i < p->ncuda_files; i++) free(p->cuda_files[i].path);
+    free(p->cuda_files);
     free(p->filename);
     free(p->source);
     free(p->line_starts);

@@ -327,10 +327,35 @@ typedef struct Define {
     int line;
 } Define;
 
+/* A source file of the program: the kernel file (files[0]) or one that
+ * `.include` brought in.  Their texts follow each other in Program.source,
+ * so a "line" everywhere (Instr.line, stats, faults) is a line of that
+ * concatenation: the kernel file's own lines keep their numbers, and
+ * program_where() turns any line back into a file and its line there. */
+typedef struct SrcFile {
+    char *name;          /* the path as opened (relative to the working directory) */
+    int first_line;      /* the program line of its line 1 */
+    int nlines;
+    int parent;          /* the including file; -1 for the kernel file */
+    int include_line;    /* program line of the .include in the parent */
+} SrcFile;
+
+/* The CUDA source line of a PTX line, from nvcc's `.loc FILE LINE COL`
+ * (`-lineinfo`); file is the `.file` number, 0 where no .loc applies. */
+typedef struct SrcLoc { uint32_t file, line; } SrcLoc;
+typedef struct CudaFile {     /* .file NUM "PATH" of one PTX file */
+    uint32_t num;
+    int src;                  /* the Program.files entry that declared it */
+    char *path;
+} CudaFile;
+
 typedef struct Program {
     char *filename;
-    char *source;                  /* the whole file, NUL-terminated */
+    char *source;                  /* every file's text, NUL-terminated */
     uint32_t *line_starts; int nlines;
+    SrcFile *files; int nfiles;    /* files[0] is the kernel file */
+    SrcLoc *locs;                  /* [nlines + 1] by program line, or NULL without .loc */
+    CudaFile *cuda_files; int ncuda_files;
     Entry *entries; int nentries;
     Var *vars; int nvars;
     uint8_t *const_data; uint32_t const_bytes;   /* initial .const image */
@@ -343,6 +368,15 @@ typedef struct Program {
 /* Source text of a line (1-based), without its newline; "" if out of range.
  * *len receives the length. */
 const char *program_line(const Program *p, int line, int *len);
+/* The file a program line is in, and (*local) its line there. */
+const char *program_where(const Program *p, int line, int *local);
+/* The CUDA file (its base name) and (*cuda_line) line that .loc gives a
+ * program line, or NULL. */
+const char *program_cuda_line(const Program *p, int line, int *cuda_line);
+/* A line for people: "12" for a line of the kernel file, "kernels.ptx:55"
+ * for an included one, then with_cuda " (kernels.cu:21)" where .loc names
+ * one. */
+const char *program_line_label(const Program *p, int line, int with_cuda, char *buf, size_t n);
 int program_find_entry(const Program *p, const char *name);
 int program_find_buffer(const Program *p, const char *name);
 void program_free(Program *p);
