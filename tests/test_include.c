@@ -278,6 +278,9 @@ static void test_end_to_end(void **s)
     expect("--disasm " DIR "wrapper.s", 0, "Lmodule.ptx:27 */ ld.global.u32");
     expect("--disasm " DIR "bad.s", 2, DIR "bad_inner.ptx:4:2: error: unknown opcode 'ad'");
     expect("--functional configs/hopper.ini " DIR "nested.s", 0, NULL);
+    /* docs/kernel-format.md's walk-through: scale.cu, nvcc's scale.ptx, scale.s */
+    expect("configs/hopper.ini " DIR "scale.s", 0, "check y          PASS  (1000 values");
+    expect("configs/hopper.ini " DIR "scale.s", 0, "line scale.ptx:48 (scale.cu:6)");
     /* the trace page's source lines say where they came from */
     char tmp[] = "/tmp/gpusim_traceXXXXXX";
     int fd = mkstemp(tmp);
