@@ -420,7 +420,22 @@ static void parse_top(Asm *A)
     }
 }
 
-/* ---- end of file: launches against their entries ------------------------- */
+/* ---- end of file: dynamic shared memory, launches against their entries --- */
+/* Dynamic shared memory starts after an entry's static shared memory,
+ * aligned for the strictest .extern .shared array it can see (CUDA: every
+ * extern __shared__ array is the same address). */
+static void place_dynamic_shared(Program *p)
+{
+    for (int i = 0; i < p->nentries; i++) {
+        Entry *e = &p->entries[i];
+        uint32_t align = 1;
+        for (int v = 0; v < p->nvars; v++)
+            if (p->vars[v].dynamic && (p->vars[v].entry < 0 || p->vars[v].entry == i) && p->vars[v].align > align)
+                align = p->vars[v].align;
+        e->dyn_shared_offset = (e->shared_bytes + align - 1) / align * align;
+    }
+}
+
 static void resolve_launches(Asm *A)
 {
     Program *p = A->p;
@@ -528,6 +543,7 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
     asm_apply_overrides(&A);
     parse_top(&A);
     if (A.e) finish_entry(&A);
+    place_dynamic_shared(p);
     resolve_launches(&A);
     /* every .define with its final value (after -D), for reports */
     if (A.ndefs) p->defines = asm_xrealloc(NULL, (size_t)A.ndefs * sizeof *p->defines);

@@ -206,10 +206,19 @@ void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern)
         return;
     }
     uint64_t count = 1;
+    int dynamic = 0;
     while (asm_accept(A, '[')) {
         Token ct = asm_peek(A);
-        if (asm_is_punct(&ct, ']')) {
-            if (is_extern) asm_err(A, &ct, "dynamic shared memory (.extern .shared with []) is not supported yet; give the array a size");
+        if (asm_is_punct(&ct, ']') && is_extern && space == SP_SHARED && count == 1 && !dynamic) {
+            /* dynamic shared memory: its size comes with each .launch (shared=) */
+            asm_next(A);
+            dynamic = 1;
+            count = 0;
+            continue;
+        }
+        if (asm_is_punct(&ct, ']') || dynamic) {
+            if (dynamic) asm_err(A, &ct, "a dynamic shared array (.extern .shared NAME[]) has one dimension");
+            else if (is_extern) asm_err(A, &ct, "only .extern .shared arrays may leave out their size (dynamic shared memory)");
             else asm_err(A, &ct, "array %.*s needs a size", name.len, name.s);
             asm_skip_statement(A);
             return;
@@ -246,7 +255,10 @@ void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern)
     v->size = (uint32_t)size;
     v->line = name.line;
     v->col = name.col;
-    if (space == SP_CONST) {
+    v->dynamic = (uint8_t)dynamic;
+    if (dynamic) {
+        /* placed per entry after its static shared memory (asm.c) */
+    } else if (space == SP_CONST) {
         v->offset = align_up(p->const_bytes, align);
         uint32_t end = v->offset + v->size;
         if (end > (64u << 20)) { asm_err(A, &name, "constant memory exceeds 64 MiB"); asm_skip_statement(A); v->offset = 0; return; }

@@ -217,7 +217,15 @@ void asm_parse_launch(Asm *A)
         if (asm_tok_is(&key, "grid")) { if (parse_dims(A, l.grid, "grid")) goto fail; have_grid = 1; }
         else if (asm_tok_is(&key, "block")) { if (parse_dims(A, l.block, "block")) goto fail; have_block = 1; }
         else if (asm_tok_is(&key, "args")) { if (parse_arg_list(A, &l.args, &l.nargs)) goto fail; }
-        else { asm_err(A, &key, ".launch takes grid=, block= and args=, not %s", asm_show(&key, b, sizeof b)); goto fail; }
+        else if (asm_tok_is(&key, "shared")) {
+            /* dynamic shared memory per block, as the third <<< >>> argument */
+            Token at = asm_peek(A);
+            int64_t v;
+            if (asm_parse_expr(A, &v)) goto fail;
+            if (v < 0 || v > (1 << 30)) { asm_err(A, &at, "shared=%lld is out of range [0,2^30] bytes", (long long)v); goto fail; }
+            l.dyn_shared_bytes = (uint32_t)v;
+        }
+        else { asm_err(A, &key, ".launch takes grid=, block=, args= and shared=, not %s", asm_show(&key, b, sizeof b)); goto fail; }
     }
     if (!have_grid || !have_block) { asm_err(A, &name, ".launch needs grid=(...) and block=(...)"); goto fail; }
     GROW(p->launches, p->nlaunches, A->caplaunch);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "asm_internal.h"
 
@@ -93,6 +94,9 @@ static char *read_all(const char *path, size_t *len, int *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) { *err = errno; return NULL; }
+    struct stat st;
+    /* a folder, /dev/zero or a pipe is not a module (and could be endless) */
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) { fclose(f); *err = EISDIR; return NULL; }
     size_t cap = 1 << 16, n = 0;
     char *buf = asm_xrealloc(NULL, cap);
     for (;;) {
@@ -170,7 +174,8 @@ static int load_one(Asm *A, int u, const Found *f)
     int err = 0;
     char *text = read_all(f->path, &len, &err);
     if (!text) {
-        include_error(A, u, f, "cannot open included file '%s': %s", f->path, strerror(err));
+        include_error(A, u, f, "cannot open included file '%s': %s", f->path,
+                      err == EISDIR ? "not a regular file" : strerror(err));
         return -1;
     }
     size_t have = A->srclen;

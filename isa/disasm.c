@@ -139,6 +139,11 @@ static void print_var(const Program *p, const Var *v, FILE *out, const char *ind
 {
     static const char *const sp[] = { "", ".global", ".shared", ".const", ".local", ".param" };
     int esize = isa_type_bits((DataType)v->type) / 8;
+    if (v->dynamic) {   /* its size comes with each .launch (shared=) */
+        fprintf(out, "%s.extern .shared .align %u .%s %s[];   // dynamic: after the static shared memory\n", indent, v->align,
+                isa_type_name((DataType)v->type), v->name);
+        return;
+    }
     fprintf(out, "%s%s .align %u .%s %s[%u]", indent, sp[v->space], v->align, isa_type_name((DataType)v->type),
             v->name, esize ? v->size / (uint32_t)esize : 0);
     if (v->space == SP_CONST && p->const_data) {

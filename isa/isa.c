@@ -223,6 +223,12 @@ const char *program_line_label(const Program *p, int line, int with_cuda, char *
     return buf;
 }
 
+uint32_t program_launch_shared(const Program *p, const LaunchSpec *l)
+{
+    const Entry *e = &p->entries[l->entry];
+    return l->dyn_shared_bytes ? e->dyn_shared_offset + l->dyn_shared_bytes : e->shared_bytes;
+}
+
 int program_find_entry(const Program *p, const char *name)
 {
     for (int i = 0; i < p->nentries; i++)

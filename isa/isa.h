@@ -247,6 +247,8 @@ typedef struct Var {
     int entry;        /* owning entry, -1 for module scope */
     uint32_t align, size, offset;  /* offset within its space (per entry for
                                       shared/local, module for const) */
+    uint8_t dynamic;  /* .extern .shared NAME[]: at Entry.dyn_shared_offset,
+                         its size given by .launch shared= */
     int line, col;
 } Var;
 
@@ -269,6 +271,8 @@ typedef struct Entry {
     Label *labels; int nlabels;
     BasicBlock *blocks; int nblocks;
     uint32_t shared_bytes;        /* static shared memory per CTA */
+    uint32_t dyn_shared_offset;   /* where dynamic shared memory starts: after
+                                     the static, aligned for the .extern arrays */
     uint32_t local_bytes;         /* local memory per thread */
     int regs_per_thread;          /* for occupancy */
     int regs_stated;              /* 1 if .nregs gave it */
@@ -302,6 +306,7 @@ typedef struct LaunchArg {
 typedef struct LaunchSpec {
     int entry;
     uint32_t grid[3], block[3];
+    uint32_t dyn_shared_bytes;   /* shared=BYTES: dynamic shared memory per block */
     LaunchArg *args; int nargs;
     int line, col;
 } LaunchSpec;
@@ -378,6 +383,9 @@ const char *program_cuda_line(const Program *p, int line, int *cuda_line);
  * one. */
 const char *program_line_label(const Program *p, int line, int with_cuda, char *buf, size_t n);
 int program_find_entry(const Program *p, const char *name);
+/* Shared memory a block of launch l needs: the entry's static shared
+ * memory, then (with shared=BYTES) the dynamic part after it. */
+uint32_t program_launch_shared(const Program *p, const LaunchSpec *l);
 int program_find_buffer(const Program *p, const char *name);
 void program_free(Program *p);
 

@@ -105,6 +105,14 @@ static uint64_t sreg(const X *x, int s, int lane)
     return 0;
 }
 
+/* A variable's offset in its space; dynamic shared arrays (.extern .shared
+ * NAME[]) start where the entry's static shared memory ends. */
+static inline uint64_t var_offset(const X *x, int sym)
+{
+    const Var *v = &x->k->prog->vars[sym];
+    return v->dynamic ? x->k->entry->dyn_shared_offset : v->offset;
+}
+
 /* Raw 64-bit value of a source operand for a lane. */
 static inline uint64_t val(const X *x, const Operand *o, int lane)
 {
@@ -112,7 +120,7 @@ static inline uint64_t val(const X *x, const Operand *o, int lane)
     case OPD_REG: return x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
     case OPD_IMM: return (uint64_t)o->imm;
     case OPD_SREG: return sreg(x, o->r[0], lane);
-    case OPD_SYM: return x->k->prog->vars[o->sym].offset + (uint64_t)o->imm;
+    case OPD_SYM: return var_offset(x, o->sym) + (uint64_t)o->imm;
     case OPD_PRED: return ((x->w->p[o->r[0]] >> lane) & 1u) ^ o->neg;
     default: return 0;
     }
@@ -458,7 +466,7 @@ static uint64_t address(const X *x, const Operand *o, int lane)
 {
     uint64_t a = (uint64_t)o->imm;
     if (o->r[0] != REG_NONE) a += x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
-    if (o->sym >= 0) a += o->is_param ? x->k->entry->params[o->sym].offset : x->k->prog->vars[o->sym].offset;
+    if (o->sym >= 0) a += o->is_param ? x->k->entry->params[o->sym].offset : var_offset(x, o->sym);
     return a;
 }
 
@@ -563,7 +571,7 @@ static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operan
     int ws = x->ws;
     /* address() for every lane at once */
     uint64_t *addr = out->mem.addr, base = (uint64_t)mo->imm;
-    if (mo->sym >= 0) base += mo->is_param ? x->k->entry->params[mo->sym].offset : x->k->prog->vars[mo->sym].offset;
+    if (mo->sym >= 0) base += mo->is_param ? x->k->entry->params[mo->sym].offset : var_offset(x, mo->sym);
     if (mo->r[0] != REG_NONE) {
         const uint64_t *ar = &x->w->r[(size_t)mo->r[0] * (size_t)ws];
         EACH_LANE(m, l, addr[l] = base + ar[l]);

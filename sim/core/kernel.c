@@ -56,7 +56,7 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
     int ws = k->warp_size;
     c->nwarps = (c->nthreads + ws - 1) / ws;
     c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
-    c->smem_bytes = k->entry->shared_bytes;
+    c->smem_bytes = program_launch_shared(k->prog, k->spec);   /* static + dynamic (shared=) */
     c->lmem_bytes = k->entry->local_bytes;
     /* Shared and local memory start zeroed so every run is deterministic
      * (real hardware leaves them undefined). */

@@ -382,7 +382,7 @@ void report_text(const Run *r, FILE *out)
         const Entry *e = &p->entries[l->entry];
         fprintf(out, "launch %d: %s grid=(%u,%u,%u) block=(%u,%u,%u), %d registers/thread, %u B shared/block\n",
                 i + 1, e->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-                e->regs_per_thread, e->shared_bytes);
+                e->regs_per_thread, program_launch_shared(p, l));
         const Occupancy *o = &r->occ[i];
         if (o->blocks > 0)
             fprintf(out, "  theoretical occupancy %.1f%%: %d block%s/SM of %d warp%s, bound by %s\n", o->theoretical_pct,
@@ -435,7 +435,7 @@ void report_json(const Run *r, FILE *out)
         json_string(out, e->name);
         fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"registers_per_thread\": %d, "
                      "\"shared_bytes\": %u}", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-                e->regs_per_thread, e->shared_bytes);
+                e->regs_per_thread, program_launch_shared(p, l));
     }
     fputs("\n  ],\n  \"checks\": [", out);
     for (int i = 0; i < r->nchecks; i++) {
@@ -558,10 +558,10 @@ void report_occupancy(const Program *p, const Config *c, const char *config_path
         int threads = (int)(l->block[0] * l->block[1] * l->block[2]);
         uint64_t grid = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
         Occupancy o;
-        occupancy_compute(&o, c, threads, e->regs_per_thread, e->shared_bytes, grid);
+        occupancy_compute(&o, c, threads, e->regs_per_thread, program_launch_shared(p, l), grid);
         fprintf(out, "\nlaunch %d: %s, block (%u,%u,%u) = %d threads = %d warps, %d registers/thread%s, %u B shared/block\n",
                 i + 1, e->name, l->block[0], l->block[1], l->block[2], threads, o.warps_per_block, e->regs_per_thread,
-                e->regs_stated ? " (stated)" : "", e->shared_bytes);
+                e->regs_stated ? " (stated)" : "", program_launch_shared(p, l));
         if (o.error[0]) { fprintf(out, "  cannot run: %s\n", o.error); continue; }
         fprintf(out, "  %-15s %-34s %-14s %s\n", "limiter", "a block needs", "an SM has", "blocks/SM");
         char need[64], have[64];

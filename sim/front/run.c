@@ -21,7 +21,7 @@ static int check_launches(Run *r, const Program *p, const Config *cfg, DiagList 
         uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
         uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
         occupancy_compute(&r->occ[i], cfg, (int)(threads > 1024 ? 1024 : threads), e->regs_per_thread,
-                          e->shared_bytes, nblocks);
+                          program_launch_shared(p, l), nblocks);
         if (threads <= 1024 && r->occ[i].error[0]) {
             diag_add(dl, p->filename, l->line, l->col, program_line(p, l->line, NULL),
                      ".launch %s: %s", e->name, r->occ[i].error);
