@@ -259,7 +259,8 @@ static void parse_body_statement(Asm *A, int *depth)
     if (t.kind == TOK_DIRECTIVE) {
         asm_next(A);
         if (asm_tok_is(&t, ".reg")) asm_parse_reg_decl(A);
-        else if (asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".local") || asm_tok_is(&t, ".const")) asm_parse_var_decl(A, &t, 0);
+        else if (asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".local") || asm_tok_is(&t, ".const") || asm_tok_is(&t, ".global"))
+            asm_parse_var_decl(A, &t, 0);
         else if (asm_tok_is(&t, ".extern")) {
             Token d = asm_next(A);
             asm_parse_var_decl(A, &d, 1);
@@ -503,6 +504,8 @@ static void free_asm(Asm *A)
     strmap_clear(&A->labelmap);
     strmap_clear(&A->entryvars);
     strmap_clear(&A->parammap);
+    for (int i = 0; A->p && i < A->p->nchecks; i++) free(A->check_names[i]);
+    free(A->check_names);
     free(A->inc_start);
     free(A->inc_end);
     free(A->incs);
@@ -545,6 +548,7 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
     if (A.e) finish_entry(&A);
     place_dynamic_shared(p);
     resolve_launches(&A);
+    asm_resolve_checks(&A);
     /* every .define with its final value (after -D), for reports */
     if (A.ndefs) p->defines = asm_xrealloc(NULL, (size_t)A.ndefs * sizeof *p->defines);
     for (int i = 0; i < A.ndefs; i++) {

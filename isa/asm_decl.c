@@ -5,6 +5,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "asm_internal.h"
@@ -168,14 +169,56 @@ static int parse_const_init(Asm *A, Var *v, uint8_t *image)
     }
 }
 
+/* The buffer of module variable v (index vi): a new one, or the one a
+ * .buffer line of the same name declared first (its host initialiser wins,
+ * as cudaMemcpyToSymbol after loading the module).  0, or -1 after an error. */
+static int global_buffer(Asm *A, Var *v, int vi, const Token *name)
+{
+    Program *p = A->p;
+    char b[64];
+    int esize = isa_type_bits((DataType)v->type) / 8;
+    for (int i = 0; i < p->nbuffers; i++) {
+        BufferSpec *s = &p->buffers[i];
+        if (strcmp(s->name, v->name) != 0) continue;
+        uint64_t bytes = s->count * (uint64_t)(isa_type_bits((DataType)s->type) / 8);
+        if (s->global_var) {
+            asm_err(A, name, "%s is declared twice", asm_show(name, b, sizeof b));
+            return -1;
+        }
+        if (bytes != v->size) {
+            asm_err(A, name, ".global %s has %u bytes, but .buffer %s (line %d) has %llu", v->name, v->size, v->name,
+                    s->line, (unsigned long long)bytes);
+            return -1;
+        }
+        s->global_var = vi + 1;
+        v->buffer = i;
+        return 0;
+    }
+    BufferSpec s;
+    memset(&s, 0, sizeof s);
+    s.name = asm_xstrndup(v->name, strlen(v->name));
+    s.type = (uint8_t)v->type;
+    s.count = v->size / (uint32_t)esize;
+    s.init = INIT_ZERO;
+    s.hi = 1;
+    s.global_var = vi + 1;
+    s.line = v->line;
+    s.col = v->col;
+    GROW(p->buffers, p->nbuffers, A->capbuf);
+    v->buffer = p->nbuffers;
+    p->buffers[p->nbuffers++] = s;
+    return 0;
+}
+
 /* .shared/.const/.local [.align N] .TYPE name[N][M]... [= {...}] ; */
 void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern)
 {
     Space space = asm_tok_is(dir, ".shared") ? SP_SHARED : asm_tok_is(dir, ".const") ? SP_CONST
                 : asm_tok_is(dir, ".local") ? SP_LOCAL : SP_GLOBAL;
     char b[64];
-    if (space == SP_GLOBAL) {
-        asm_err(A, dir, ".global variables are not supported: declare device memory with .buffer");
+    if (space == SP_GLOBAL && (A->e || is_extern)) {
+        asm_err(A, dir, A->e ? ".global variables belong at module scope, outside any entry"
+                             : ".extern .global (a variable of another module) is not supported: define it here");
         asm_skip_statement(A);
         return;
     }
@@ -258,6 +301,10 @@ void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern)
     v->dynamic = (uint8_t)dynamic;
     if (dynamic) {
         /* placed per entry after its static shared memory (asm.c) */
+    } else if (space == SP_GLOBAL) {
+        /* a module variable lives in a buffer of its own (so .check, --dump
+         * and .launch args name it), at offset 0 of that buffer */
+        if (global_buffer(A, v, p->nvars, &name)) { free(v->name); asm_skip_statement(A); return; }
     } else if (space == SP_CONST) {
         v->offset = align_up(p->const_bytes, align);
         uint32_t end = v->offset + v->size;
@@ -277,9 +324,22 @@ void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern)
     strmap_put(scope, name.s, name.len, p->nvars);
     p->nvars++;
     if (asm_accept(A, '=')) {
-        if (space != SP_CONST) { Token at = asm_peek(A); asm_err(A, &at, "only .const variables can have an initializer"); asm_skip_statement(A); return; }
+        if (space != SP_CONST && space != SP_GLOBAL) { Token at = asm_peek(A); asm_err(A, &at, "only .const and .global variables can have an initializer"); asm_skip_statement(A); return; }
         Token open = asm_peek(A);
-        if (parse_const_init(A, v, p->const_data)) {
+        BufferSpec *gb = space == SP_GLOBAL ? &p->buffers[v->buffer] : NULL;
+        uint8_t *image = p->const_data;
+        if (gb) {   /* the initial bytes, unless a .buffer line initialises it */
+            image = asm_xrealloc(NULL, v->size ? v->size : 1);
+            memset(image, 0, v->size);
+        }
+        int bad = parse_const_init(A, v, image);
+        if (gb && !bad && !gb->host_init) {
+            free(gb->data);
+            gb->data = image;
+            gb->data_bytes = v->size;
+            gb->init = INIT_DATA;
+        } else if (gb) free(image);
+        if (bad) {
             if (asm_is_punct(&open, '{')) asm_skip_braces(A);
             asm_skip_statement(A);
             return;

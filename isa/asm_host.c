@@ -120,8 +120,13 @@ void asm_parse_buffer(Asm *A)
     Token name = asm_next(A);
     char b[64];
     if (name.kind != TOK_IDENT) { asm_err(A, &name, "expected a buffer name after .buffer, got %s", asm_show(&name, b, sizeof b)); return; }
-    for (int i = 0; i < p->nbuffers; i++)
-        if (asm_tok_is(&name, p->buffers[i].name)) { asm_err(A, &name, "buffer %s declared twice (first at line %d)", asm_show(&name, b, sizeof b), p->buffers[i].line); return; }
+    int global = -1;   /* a module variable (.global) of that name: this line initialises it */
+    for (int i = 0; i < p->nbuffers; i++) {
+        if (!asm_tok_is(&name, p->buffers[i].name)) continue;
+        if (p->buffers[i].global_var && !p->buffers[i].host_init) { global = i; continue; }
+        asm_err(A, &name, "buffer %s declared twice (first at line %d)", asm_show(&name, b, sizeof b), p->buffers[i].line);
+        return;
+    }
     Token ty = asm_next(A);
     DataType type = ty.kind == TOK_DIRECTIVE ? isa_type_lookup(ty.s + 1, ty.len - 1) : T_NONE;
     if (type == T_NONE || type == T_PRED) { asm_err(A, &ty, "expected an element type (.f32, .u32 ...), got %s", asm_show(&ty, b, sizeof b)); return; }
@@ -195,6 +200,23 @@ void asm_parse_buffer(Asm *A)
             return;
         }
     }
+    s.host_init = 1;
+    if (global >= 0) {
+        BufferSpec *g = &p->buffers[global];
+        uint64_t have = g->count * (uint64_t)(isa_type_bits((DataType)g->type) / 8);
+        if (have != s.count * esize) {
+            asm_err(A, &name, ".buffer %.*s has %llu bytes, but .global %.*s has %llu", name.len, name.s,
+                    (unsigned long long)(s.count * esize), name.len, name.s, (unsigned long long)have);
+            free(s.path);
+            return;
+        }
+        /* the host initialiser replaces the .global's, in the .buffer's type */
+        free(g->data);
+        s.name = g->name;
+        s.global_var = g->global_var;
+        *g = s;
+        return;
+    }
     s.name = asm_xstrndup(name.s, (size_t)name.len);
     GROW(p->buffers, p->nbuffers, A->capbuf);
     p->buffers[p->nbuffers++] = s;
@@ -238,6 +260,20 @@ fail:
     free(l.args);
 }
 
+void asm_resolve_checks(Asm *A)
+{
+    Program *p = A->p;
+    for (int i = 0; i < p->nchecks; i++) {
+        CheckSpec *c = &p->checks[i];
+        if (c->buffer >= 0) continue;
+        c->buffer = program_find_buffer(p, A->check_names[i]);
+        if (c->buffer >= 0) continue;
+        Token at = { .line = c->line, .col = c->col, .len = (int)strlen(A->check_names[i]) };
+        at.s = p->source + p->line_starts[c->line - 1] + c->col - 1;
+        asm_err(A, &at, "unknown buffer '%s' (declare it with .buffer, or as a .global variable)", A->check_names[i]);
+    }
+}
+
 void asm_parse_check(Asm *A)
 {
     Program *p = A->p;
@@ -250,7 +286,8 @@ void asm_parse_check(Asm *A)
     c.equals = -1;
     c.line = name.line; c.col = name.col;
     for (int i = 0; i < p->nbuffers; i++) if (asm_tok_is(&name, p->buffers[i].name)) c.buffer = i;
-    if (c.buffer < 0) { asm_err(A, &name, "unknown buffer %s (declare it with .buffer first)", asm_show(&name, b, sizeof b)); return; }
+    /* not yet known: a module variable (.global) of an .include below may
+     * be it; asm_resolve_checks looks again at the end */
     while (asm_peek(A).kind != TOK_EOL && asm_peek(A).kind != TOK_EOF) {
         Token key;
         if (parse_key(A, &key)) goto fail;
@@ -278,6 +315,8 @@ void asm_parse_check(Asm *A)
         else { asm_err(A, &key, ".check takes ref=, equals=, file=, tol= and rtol=, not %s", asm_show(&key, b, sizeof b)); goto fail; }
     }
     GROW(p->checks, p->nchecks, A->capcheck);
+    A->check_names = asm_xrealloc(A->check_names, (size_t)A->capcheck * sizeof *A->check_names);
+    A->check_names[p->nchecks] = c.buffer < 0 ? asm_xstrndup(name.s, (size_t)name.len) : NULL;
     p->checks[p->nchecks++] = c;
     return;
 fail:

@@ -75,6 +75,7 @@ typedef struct Asm {
     uint32_t module_local;
 
     PendingLaunch *pend; int npend;
+    char **check_names;       /* per .check: its buffer's name while unresolved */
     int capvars, capbuf, caplaunch, capcheck, capentries;
 
     /* whole modules (asm_include.c) */
@@ -172,6 +173,8 @@ void asm_parse_instruction(Asm *A);
 void asm_parse_buffer(Asm *A);
 void asm_parse_launch(Asm *A);
 void asm_parse_check(Asm *A);
+/* At the end: .check lines of buffers declared later (.global variables). */
+void asm_resolve_checks(Asm *A);
 /* A line-mode directive: run fn, then require the end of the line. */
 void asm_host_directive(Asm *A, const Token *d, void (*fn)(Asm *));
 

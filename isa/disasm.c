@@ -146,14 +146,17 @@ static void print_var(const Program *p, const Var *v, FILE *out, const char *ind
     }
     fprintf(out, "%s%s .align %u .%s %s[%u]", indent, sp[v->space], v->align, isa_type_name((DataType)v->type),
             v->name, esize ? v->size / (uint32_t)esize : 0);
-    if (v->space == SP_CONST && p->const_data) {
+    const uint8_t *init = NULL;   /* the initial bytes: .const image, or a .global's initializer */
+    if (v->space == SP_CONST && p->const_data) init = p->const_data + v->offset;
+    else if (v->space == SP_GLOBAL && p->buffers[v->buffer].init == INIT_DATA) init = p->buffers[v->buffer].data;
+    if (init) {
         int any = 0;
-        for (uint32_t i = 0; i < v->size; i++) any |= p->const_data[v->offset + i];
+        for (uint32_t i = 0; i < v->size; i++) any |= init[i];
         if (any) {
             fputs(" = {", out);
             for (uint32_t i = 0; i < v->size / (uint32_t)esize; i++) {
                 uint64_t x = 0;
-                memcpy(&x, p->const_data + v->offset + i * (uint32_t)esize, (size_t)esize);
+                memcpy(&x, init + i * (uint32_t)esize, (size_t)esize);
                 if (v->type == T_F32) fprintf(out, "%s0f%08" PRIX32, i ? ", " : "", (uint32_t)x);
                 else if (v->type == T_F64) fprintf(out, "%s0d%016" PRIX64, i ? ", " : "", x);
                 else fprintf(out, "%s%" PRIu64, i ? ", " : "", x);

@@ -249,6 +249,7 @@ typedef struct Var {
                                       shared/local, module for const) */
     uint8_t dynamic;  /* .extern .shared NAME[]: at Entry.dyn_shared_offset,
                          its size given by .launch shared= */
+    int buffer;       /* .global (module scope): the BufferSpec that holds it */
     int line, col;
 } Var;
 
@@ -279,7 +280,7 @@ typedef struct Entry {
     int reqntid[3];               /* .reqntid, 0 if absent */
 } Entry;
 
-typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE } InitKind;
+typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE, INIT_DATA } InitKind;
 
 typedef struct BufferSpec {
     char *name;
@@ -290,6 +291,10 @@ typedef struct BufferSpec {
     double lo, hi;     /* random range; iota: start (lo) and step (hi) */
     double value;      /* fill */
     char *path;        /* file */
+    uint8_t *data;     /* INIT_DATA: the bytes of a .global's initializer */
+    uint32_t data_bytes;
+    int global_var;    /* 1 + the .global Var it holds (module variable), 0 for a plain .buffer */
+    uint8_t host_init; /* a .buffer line gave its initialiser (over the .global's) */
     int line, col;
 } BufferSpec;
 

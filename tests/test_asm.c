@@ -915,7 +915,7 @@ static const BadCase bad_cases[] = {
     { "buffer used before its .buffer", ".launch k grid=1 block=1 args=(x)\n.buffer x .f32[4]\n"
       ".entry k (.param .u64 a)\n{\n    ret;\n}\n", 1, 32, "unknown buffer or .define 'x' (buffers must be declared before use)" },
     { "unknown buffer in .check", ".buffer x .f32[4]\n.check y\n.entry k\n{\n    ret;\n}\n", 2, 8,
-      "unknown buffer 'y' (declare it with .buffer first)" },
+      "unknown buffer 'y' (declare it with .buffer, or as a .global variable)" },
     { "unknown buffer in .check equals=", ".buffer x .f32[4]\n.check x equals=zz\n.entry k\n{\n    ret;\n}\n", 2, 17,
       "unknown buffer 'zz'" },
     { "unknown .check key", ".buffer x .f32[4]\n.check x bogus=1\n.entry k\n{\n    ret;\n}\n", 2, 10,
@@ -925,7 +925,7 @@ static const BadCase bad_cases[] = {
     { "grid of 0", ".launch k grid=0 block=1\n.entry k\n{\n    ret;\n}\n", 1, 16, "grid dimension 0 is out of range" },
     { ".launch without grid", ".launch k block=1\n.entry k\n{\n    ret;\n}\n", 1, 9, ".launch needs grid=(...) and block=(...)" },
     { "unknown .launch key", ".launch k grid=1 block=1 foo=2\n.entry k\n{\n    ret;\n}\n", 1, 26,
-      ".launch takes grid=, block= and args=, not 'foo'" },
+      ".launch takes grid=, block=, args= and shared=, not 'foo'" },
     { "buffer declared twice", ".buffer a .f32[4]\n.buffer a .f32[4]\n.entry k\n{\n    ret;\n}\n", 2, 9,
       "buffer 'a' declared twice (first at line 1)" },
     { "buffer of 0 elements", ".buffer b .f32[0]\n.entry k\n{\n    ret;\n}\n", 1, 15, "buffer size 0 is out of range" },
@@ -993,16 +993,16 @@ static const BadCase bad_cases[] = {
       "add: a variable's address can only be taken with mov or cvta" },
     { ".func unsupported", ".func f\n{\n    ret;\n}\n.entry k\n{\n    ret;\n}\n", 1, 1,
       ".func (device functions) is not supported" },
-    { ".global variable", ".global .f32 g[4];\n.entry k\n{\n    ret;\n}\n", 1, 1,
-      ".global variables are not supported: declare device memory with .buffer" },
+    { ".global variable in an entry", IN_ENTRY(".global .f32 g[4];"), 3, 5,
+      ".global variables belong at module scope, outside any entry" },
     { ".reg declared twice", IN_ENTRY(".reg .u32 %a, %a;"), 3, 19, "register '%a' declared twice" },
     { ".reg with a bad type", IN_ENTRY(".reg .q32 %b;"), 3, 10, "expected a type after .reg" },
     { ".reg count out of range", IN_ENTRY(".reg .b32 %x<70000>;"), 3, 18, "register count 70000 is out of range [0,65000]" },
     { ".reg of a special register", IN_ENTRY(".reg .u32 %tid.x;"), 3, 15, "'%tid.x' is a special register" },
     { ".align not a power of two", IN_ENTRY(".shared .align 3 .f32 s[4];"), 3, 20, ".align 3 is not a power of two in [1,4096]" },
     { "array without size", IN_ENTRY(".shared .f32 s[];"), 3, 20, "array s needs a size" },
-    { "dynamic shared memory", IN_ENTRY(".extern .shared .f32 s[];"), 3, 28, "dynamic shared memory (.extern .shared with []) is not supported yet" },
-    { "initializer on .shared", IN_ENTRY(".shared .u32 s[2] = {1, 2};"), 3, 25, "only .const variables can have an initializer" },
+    { "dynamic shared memory in two dimensions", IN_ENTRY(".extern .shared .f32 s[][2];"), 3, 30, "a dynamic shared array (.extern .shared NAME[]) has one dimension" },
+    { "initializer on .shared", IN_ENTRY(".shared .u32 s[2] = {1, 2};"), 3, 25, "only .const and .global variables can have an initializer" },
     { "too many initializers", ".const .u32 c[2] = {1, 2, 3};\n.entry k\n{\n    ret;\n}\n", 1, 27,
       "too many initializers for c (2 elements)" },
     { "initializer out of range", ".const .u8 c[2] = {1, 300};\n.entry k\n{\n    ret;\n}\n", 1, 23,
@@ -1104,18 +1104,19 @@ static void test_all_errors_reported(void **state)
     diag_free(&dl);
 
     /* errors in host directives, the entry and end-of-file checks together;
-     * labels are resolved at the end of their entry, launches at the end of
-     * the file, so those come after the errors of the lines that follow */
+     * labels are resolved at the end of their entry, launches and then
+     * .check buffers (a .global below may be one) at the end of the file,
+     * so those come after the errors of the lines that follow */
     src = ".buffer a .f32[0]\n"                       /* 1: size */
           ".launch nope grid=1 block=1\n"             /* 2: unknown entry (end of file) */
           ".entry k\n{\n"
           "    bra L;\n"                              /* 5: undefined label (end of entry) */
           "    foo.s32 %r1;\n"                        /* 6: unknown opcode */
           "    ret;\n}\n"
-          ".check a\n";                               /* 9: a was never declared */
+          ".check a\n";                               /* 9: a was never declared (end of file) */
     assert_null(asm_assemble("t.s", src, strlen(src), NULL, &dl));
     assert_int_equal(dl.n, 5);
-    int want[][2] = { { 1, 15 }, { 6, 5 }, { 5, 9 }, { 9, 8 }, { 2, 9 } };
+    int want[][2] = { { 1, 15 }, { 6, 5 }, { 5, 9 }, { 2, 9 }, { 9, 8 } };
     for (int i = 0; i < 5; i++) {
         assert_int_equal(dl.v[i].line, want[i][0]);
         assert_int_equal(dl.v[i].col, want[i][1]);

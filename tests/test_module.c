@@ -1,5 +1,6 @@
 /* test_module.c - what nvcc modules declare besides entries: dynamic shared
- * memory (.extern .shared NAME[] with .launch shared=BYTES).  Values are
+ * memory (.extern .shared NAME[] with .launch shared=BYTES) and module
+ * variables (.global/.const with initializers, addressed by name).  Values are
  * computed by hand in the comments.  Run from the repo root; the runs use
  * the binary named by $GPUSIM. */
 #include <setjmp.h>
@@ -161,9 +162,91 @@ static void test_dynamic_shared_runs(void **s)
            "shared memory   60032 B (unit 128 B)               233472 B          3  <- binds");
 }
 
+/* ---- module variables ----------------------------------------------------- */
+
+static void test_global_variables(void **s)
+{
+    (void)s;
+    Program *p = ok(".global .align 4 .u32 gcount = 5;\n"
+                    ".global .align 8 .s16 neg[3] = {-1, 2};\n"
+                    ".global .f64 zero_d;\n"
+                    ".entry k(.param .u64 o)\n"
+                    "{\n"
+                    "    mov.u64 %rd1, gcount;\n"
+                    "    ld.global.u32 %r1, [gcount+0];\n"
+                    "    atom.global.add.u32 %r2, [neg], 1;\n"
+                    "    ret;\n"
+                    "}\n");
+    /* each module variable is a buffer of its own name: */
+    assert_int_equal(p->nbuffers, 3);
+    const BufferSpec *g = &p->buffers[0], *n = &p->buffers[1], *z = &p->buffers[2];
+    assert_string_equal(g->name, "gcount");
+    assert_int_equal(g->type, T_U32);
+    assert_int_equal(g->count, 1);
+    assert_int_equal(g->init, INIT_DATA);
+    assert_int_equal(g->data_bytes, 4);
+    assert_int_equal(g->data[0], 5);
+    assert_int_equal(g->global_var, 1);
+    /* -1, 2, 0 as little-endian s16: ff ff 02 00 00 00 */
+    static const uint8_t want[6] = { 0xff, 0xff, 0x02, 0x00, 0x00, 0x00 };
+    assert_int_equal(n->count, 3);
+    assert_memory_equal(n->data, want, 6);
+    assert_int_equal(z->init, INIT_ZERO);
+    assert_int_equal(z->count, 1);
+    assert_int_equal(p->vars[0].space, SP_GLOBAL);
+    assert_int_equal(p->vars[1].buffer, 1);
+    program_free(p);
+
+    /* a .buffer line of the same name, before or after, gives the host's
+     * initialiser (cudaMemcpyToSymbol) */
+    p = ok(".buffer a .u32[2] fill(7)\n.global .u32 a[2] = {1, 2};\n"
+           ".global .b8 b[8] = {1};\n.buffer b .f32[2] iota\n"
+           ".entry k() { ret; }\n");
+    assert_int_equal(p->nbuffers, 2);
+    assert_int_equal(p->buffers[0].init, INIT_FILL);
+    assert_int_equal(p->buffers[0].global_var, 1);
+    assert_int_equal(p->buffers[1].init, INIT_IOTA);
+    assert_int_equal(p->buffers[1].type, T_F32);
+    assert_int_equal(p->buffers[1].global_var, 2);
+    assert_int_equal(p->vars[1].buffer, 1);
+    program_free(p);
+}
+
+static void test_global_variable_errors(void **s)
+{
+    (void)s;
+    bad(".entry k()\n{\n .global .u32 g;\n ret;\n}\n", 3, 2, ".global variables belong at module scope");
+    bad(".extern .global .u32 g;\n.entry k() { ret; }\n", 1, 9, ".extern .global (a variable of another module) is not supported");
+    bad(".global .u32 g;\n.global .u32 g;\n.entry k() { ret; }\n", 2, 14, "'g' is declared twice");
+    bad(".buffer g .u32[2]\n.global .u32 g;\n.entry k() { ret; }\n", 2, 14, ".global g has 4 bytes, but .buffer g (line 1) has 8");
+    bad(".global .u32 g;\n.buffer g .u8[3]\n.entry k() { ret; }\n", 2, 9, ".buffer g has 3 bytes, but .global g has 4");
+    bad(".global .u8 g[2] = {1, 2, 3};\n.entry k() { ret; }\n", 1, 27, "too many initializers for g (2 elements)");
+    bad(".global .u8 g = 256;\n.entry k() { ret; }\n", 1, 17, "initializer 256 does not fit in .u8");
+    bad(".entry k()\n{\n .local .u32 l = 5;\n ret;\n}\n", 3, 18, "only .const and .global variables can have an initializer");
+    bad(".check nosuch file=\"x\"\n.entry k() { ret; }\n", 1, 8, "unknown buffer 'nosuch' (declare it with .buffer, or as a .global variable)");
+}
+
+static void test_global_variables_run(void **s)
+{
+    (void)s;
+    /* globals.s: gcount = 5, gtable = {1,2,3,4}, cscale = {0.5,2,4} (in
+     * .b8 bytes, as nvcc writes them); out[t] = cscale[t%3]*gtable[t&3] + 5
+     * = 5.5 9 17 7 7 13 6.5 13, and thread 0 leaves gcount = 6 */
+    expect("--functional configs/hopper.ini tests/data/globals.s", 0, "check gcount     PASS  (1 values");
+    expect("configs/hopper.ini tests/data/globals.s", 0, "check out        PASS  (8 values");
+    /* .buffer gcount fill(10) first: everything 5 more, gcount 11 */
+    expect("configs/hopper.ini tests/data/globals_host.s", 0, "check gcount     PASS  (1 values");
+    expect("--functional --dump gcount configs/hopper.ini tests/data/globals_host.s", 0, "\n11\n");
+    expect("--disasm tests/data/globals.s", 0, ".global .align 4 .u32 gcount[1] = {5};");
+    expect("--disasm tests/data/globals.s", 0, ".const .align 4 .b8 cscale[12] = {0, 0, 0, 63, 0, 0, 0, 64, 0, 0, 128, 64};");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_global_variables),
+        cmocka_unit_test(test_global_variable_errors),
+        cmocka_unit_test(test_global_variables_run),
         cmocka_unit_test(test_dynamic_shared_layout),
         cmocka_unit_test(test_dynamic_shared_errors),
         cmocka_unit_test(test_dynamic_shared_runs),

@@ -106,10 +106,12 @@ static uint64_t sreg(const X *x, int s, int lane)
 }
 
 /* A variable's offset in its space; dynamic shared arrays (.extern .shared
- * NAME[]) start where the entry's static shared memory ends. */
+ * NAME[]) start where the entry's static shared memory ends, and module
+ * variables (.global) are their buffers' global addresses. */
 static inline uint64_t var_offset(const X *x, int sym)
 {
     const Var *v = &x->k->prog->vars[sym];
+    if (v->space == SP_GLOBAL) return x->k->var_base[sym];
     return v->dynamic ? x->k->entry->dyn_shared_offset : v->offset;
 }
 

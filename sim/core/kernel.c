@@ -34,6 +34,11 @@ int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
         else memcpy(&v, &a->f, 8);
         memcpy(k->params + pa->offset, &v, pa->size < 8 ? pa->size : 8);
     }
+    /* module variables (.global) sit in their buffers */
+    k->var_base = calloc((size_t)(p->nvars ? p->nvars : 1), sizeof *k->var_base);
+    if (!k->var_base) return -1;
+    for (int i = 0; i < p->nvars; i++)
+        if (p->vars[i].space == SP_GLOBAL) k->var_base[i] = mem_region_of_buffer(mem, p->vars[i].buffer)->base;
     return 0;
 }
 
@@ -41,6 +46,8 @@ void kernel_free(Kernel *k)
 {
     free(k->params);
     k->params = NULL;
+    free(k->var_base);
+    k->var_base = NULL;
 }
 
 int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)

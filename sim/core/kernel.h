@@ -76,6 +76,7 @@ struct Kernel {
     int nsms, max_warps_per_sm;
     uint8_t *params;
     uint32_t param_bytes;
+    uint64_t *var_base;          /* per Program var: a .global's address, else 0 */
     uint64_t nctas;
     uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
     Fault fault;

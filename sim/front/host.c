@@ -97,6 +97,9 @@ int host_init_buffers(const Program *p, Memory *m, DiagList *dl)
         case INIT_FILE:
             if (load_file(p, b, data, dl)) rc = -1;
             break;
+        case INIT_DATA:   /* a .global's initializer */
+            memcpy(data, b->data, b->data_bytes);
+            break;
         }
     }
     return rc;
