@@ -216,6 +216,26 @@ static void parse_perf_directive(Asm *A, const Token *d)
     asm_accept(A, ';');
 }
 
+/* .params of a frame (a .func's signature, any body's call scratch) are
+ * is_param 2; only kernel parameters stay 1, and those are read-only. */
+static void frame_params(Asm *A, Entry *e)
+{
+    for (int pc = 0; pc < e->ncode; pc++) {
+        Instr *in = &e->code[pc];
+        for (int s = 0; s < ISA_MAX_OPS; s++) {
+            Operand *o = &in->opd[s];
+            if (o->kind != OPD_MEM || o->is_param != 1) continue;
+            if (e->is_func || o->sym >= e->nparams) { o->is_param = 2; continue; }
+            if (in->op == OP_ST) {
+                Token at = { .line = (int)in->line, .col = (int)in->col };
+                at.s = A->p->source + A->p->line_starts[in->line - 1] + in->col - 1;
+                asm_err(A, &at, "st.param: kernel parameter '%s' is read-only (a .func's .params can be written)",
+                        e->params[o->sym].name);
+            }
+        }
+    }
+}
+
 static void finish_entry(Asm *A)
 {
     Entry *e = A->e;
@@ -236,13 +256,9 @@ static void finish_entry(Asm *A)
         free(f->name);
     }
     A->nfix = 0;
-    if (!e->regs_stated) {
-        int n = 0;
-        for (int i = 0; i < e->nregs; i++)
-            if (e->regs[i].used) n += e->regs[i].bits == 64 ? 2 : 1;
-        e->regs_per_thread = n;
-    }
-    if (cfg_build(e)) abort();
+    frame_params(A, e);
+    /* registers and the control-flow graph: at the end of the file, once
+     * the .funcs an entry calls are linked in (finish_program) */
     strmap_clear(&A->regmap);
     strmap_clear(&A->predmap);
     strmap_clear(&A->labelmap);
@@ -259,12 +275,17 @@ static void parse_body_statement(Asm *A, int *depth)
     if (t.kind == TOK_DIRECTIVE) {
         asm_next(A);
         if (asm_tok_is(&t, ".reg")) asm_parse_reg_decl(A);
-        else if (asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".local") || asm_tok_is(&t, ".const") || asm_tok_is(&t, ".global"))
+        else if ((asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".local") || asm_tok_is(&t, ".const") || asm_tok_is(&t, ".global") ||
+                  asm_tok_is(&t, ".extern")) && A->e->is_func) {
+            asm_err(A, &t, "%.*s variables inside a .func are not supported: declare them at module scope", t.len, t.s);
+            asm_skip_statement(A);
+        } else if (asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".local") || asm_tok_is(&t, ".const") || asm_tok_is(&t, ".global"))
             asm_parse_var_decl(A, &t, 0);
         else if (asm_tok_is(&t, ".extern")) {
             Token d = asm_next(A);
             asm_parse_var_decl(A, &d, 1);
         } else if (is_perf_directive(&t)) parse_perf_directive(A, &t);
+        else if (asm_tok_is(&t, ".param")) asm_parse_frame_param(A);
         else if (asm_tok_is(&t, ".loc")) asm_parse_loc(A);
         else if (asm_tok_is(&t, ".file")) asm_parse_file(A);
         else if (asm_tok_is(&t, ".include")) {
@@ -301,43 +322,66 @@ static void parse_body_statement(Asm *A, int *depth)
     asm_skip_statement(A);
 }
 
-static void parse_entry(Asm *A)
+/* A .func's prototype (no body): nothing to keep; the definition follows. */
+static void drop_prototype(Asm *A, int *n)
 {
-    Token name = asm_peek(A);
+    Entry *e = A->e;
+    free(e->name);
+    for (int i = 0; i < e->nall_params; i++) free(e->params[i].name);
+    free(e->params);
+    memset(e, 0, sizeof *e);
+    (*n)--;
+    strmap_clear(&A->parammap);
+    A->e = NULL;
+}
+
+/* .entry NAME (params) {body}, or .func [(rets)] NAME (params) {body} / ; */
+static void parse_entry(Asm *A, int is_func)
+{
+    Program *p = A->p;
     char b[64];
+    Entry **arr = is_func ? &p->funcs : &p->entries;
+    int *n = is_func ? &p->nfuncs : &p->nentries;
+    int *cap = is_func ? &A->capfuncs : &A->capentries;
+    StrMap *map = is_func ? &A->funcmap : &A->entrymap;
+    const char *what = is_func ? "function" : "entry";
+    GROW(*arr, *n, *cap);
+    Entry *e = &(*arr)[*n];
+    memset(e, 0, sizeof *e);
+    e->is_func = is_func;
+    A->entry_index = is_func ? -1 : *n;
+    (*n)++;
+    A->e = e;
+    A->cur_loc = (SrcLoc){ 0, 0 };
+    A->capcode = A->capregs = A->cappreds = A->caplabels = A->capparams = A->capcalls = 0;
+    /* module-scope .shared is in every CTA, below the entry's own variables */
+    e->shared_bytes = A->module_shared;
+    e->local_bytes = A->module_local;
+    if (is_func && asm_accept(A, '(')) { asm_parse_params(A); e->nrets = e->nparams; }   /* return values */
+
+    Token name = asm_peek(A);
     if (name.kind != TOK_IDENT) {
-        asm_err(A, &name, "expected the entry's name after .entry, got %s", asm_show(&name, b, sizeof b));
+        asm_err(A, &name, "expected the %s's name after .%s, got %s", what, is_func ? "func" : "entry", asm_show(&name, b, sizeof b));
         /* with its parameters or body still there, check them as a nameless
          * entry rather than report them as stray top-level text */
-        if (!asm_is_punct(&name, '(') && !asm_is_punct(&name, '{')) { asm_next(A); return; }
+        if (!asm_is_punct(&name, '(') && !asm_is_punct(&name, '{')) asm_next(A);
         name.len = 0;
     } else {
         asm_next(A);
     }
-    Program *p = A->p;
-    if (strmap_get(&A->entrymap, name.s, name.len) >= 0) asm_err(A, &name, "entry %s defined twice", asm_show(&name, b, sizeof b));
-    GROW(p->entries, p->nentries, A->capentries);
-    Entry *e = &p->entries[p->nentries];
-    memset(e, 0, sizeof *e);
     e->name = asm_xstrndup(name.s, (size_t)name.len);
     e->line = name.line;
     e->col = name.col;
-    A->entry_index = p->nentries;
-    if (strmap_get(&A->entrymap, name.s, name.len) < 0) strmap_put(&A->entrymap, name.s, name.len, p->nentries);
-    p->nentries++;
-    A->e = e;
-    A->cur_loc = (SrcLoc){ 0, 0 };
-    A->capcode = A->capregs = A->cappreds = A->caplabels = 0;
-    /* module-scope .shared is in every CTA, below the entry's own variables */
-    e->shared_bytes = A->module_shared;
-    e->local_bytes = A->module_local;
-
     if (asm_accept(A, '(')) asm_parse_params(A);
+    e->frame_bytes = is_func ? e->param_bytes : 0;   /* a .func's frame starts with its signature */
     for (;;) {
         Token t = asm_peek(A);
         if (t.kind == TOK_DIRECTIVE && is_perf_directive(&t)) { asm_next(A); parse_perf_directive(A, &t); continue; }
         break;
     }
+    if (is_func && asm_accept(A, ';')) { drop_prototype(A, n); return; }
+    if (name.len && strmap_get(map, name.s, name.len) >= 0) asm_err(A, &name, "%s %s defined twice", what, asm_show(&name, b, sizeof b));
+    else if (name.len) strmap_put(map, name.s, name.len, *n - 1);
     Token open = asm_peek(A);
     if (!asm_is_punct(&open, '{')) {
         asm_err(A, &open, "expected '{' to open the body of %s, got %s", e->name, asm_show(&open, b, sizeof b));
@@ -350,7 +394,7 @@ static void parse_entry(Asm *A)
     for (;;) {
         Token t = asm_peek(A);
         if (t.kind == TOK_EOF) {
-            asm_err(A, &open, "missing '}' at the end of entry %s", e->name);
+            asm_err(A, &open, "missing '}' at the end of %s %s", what, e->name);
             break;
         }
         if (asm_is_punct(&t, '}')) {
@@ -404,13 +448,12 @@ static void parse_top(Asm *A)
         else if (asm_tok_is(&t, ".launch")) asm_host_directive(A, &t, asm_parse_launch);
         else if (asm_tok_is(&t, ".check")) asm_host_directive(A, &t, asm_parse_check);
         else if (asm_tok_is(&t, ".visible") || asm_tok_is(&t, ".weak") || asm_tok_is(&t, ".common")) continue;
-        else if (asm_tok_is(&t, ".entry")) parse_entry(A);
+        else if (asm_tok_is(&t, ".entry")) parse_entry(A, 0);
+        else if (asm_tok_is(&t, ".extern") && asm_tok_is((Token[]){ asm_peek(A) }, ".func")) { asm_next(A); parse_entry(A, 1); }
         else if (asm_tok_is(&t, ".extern")) { Token d = asm_next(A); asm_parse_var_decl(A, &d, 1); }
         else if (asm_tok_is(&t, ".const") || asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".global")) asm_parse_var_decl(A, &t, 0);
-        else if (asm_tok_is(&t, ".func")) {
-            asm_err(A, &t, ".func (device functions) is not supported; inline the function into the entry");
-            skip_to_directive(A);
-        } else {
+        else if (asm_tok_is(&t, ".func")) parse_entry(A, 1);
+        else {
             char w[64];
             snprintf(w, sizeof w, "%.*s", t.len < 60 ? t.len : 60, t.s);
             const char *near = suggest_best(w, top_directives, sizeof top_directives / sizeof top_directives[0], sizeof top_directives[0]);
@@ -421,7 +464,26 @@ static void parse_top(Asm *A)
     }
 }
 
-/* ---- end of file: dynamic shared memory, launches against their entries --- */
+/* ---- end of file: .funcs linked in, dynamic shared memory, launches ------- */
+/* Registers per thread and the control-flow graph of every entry, with the
+ * .funcs it calls linked in, and of every .func on its own (--disasm). */
+static void finish_program(Asm *A)
+{
+    Program *p = A->p;
+    asm_link_funcs(A);
+    for (int k = 0; k < p->nentries + p->nfuncs; k++) {
+        Entry *e = k < p->nentries ? &p->entries[k] : &p->funcs[k - p->nentries];
+        if (!e->ncode_own) e->ncode_own = e->ncode;
+        if (!e->regs_stated) {
+            int n = 0;
+            for (int i = 0; i < e->nregs; i++)
+                if (e->regs[i].used) n += e->regs[i].bits == 64 ? 2 : 1;
+            e->regs_per_thread = n;
+        }
+        if (cfg_build(e)) abort();
+    }
+}
+
 /* Dynamic shared memory starts after an entry's static shared memory,
  * aligned for the strictest .extern .shared array it can see (CUDA: every
  * extern __shared__ array is the same address). */
@@ -499,6 +561,7 @@ static void free_asm(Asm *A)
     strmap_clear(&A->entrymap);
     strmap_clear(&A->bufmap);
     strmap_clear(&A->modvars);
+    strmap_clear(&A->funcmap);
     strmap_clear(&A->regmap);
     strmap_clear(&A->predmap);
     strmap_clear(&A->labelmap);
@@ -546,6 +609,7 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
     asm_apply_overrides(&A);
     parse_top(&A);
     if (A.e) finish_entry(&A);
+    finish_program(&A);
     place_dynamic_shared(p);
     resolve_launches(&A);
     asm_resolve_checks(&A);

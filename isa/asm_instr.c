@@ -206,8 +206,8 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
             return -1;
         }
         break;
-    case OP_ST:
-        if (in->space == SP_CONST || in->space == SP_PARAM) { asm_err(A, t, "cannot store to %s memory", in->space == SP_CONST ? ".const" : ".param"); return -1; }
+    case OP_ST:   /* st.param: a .func's return values and call arguments (kernel parameters: asm.c) */
+        if (in->space == SP_CONST) { asm_err(A, t, "cannot store to .const memory"); return -1; }
         break;
     case OP_CVTA:
         if (in->space == SP_NONE || in->space == SP_PARAM) { asm_err(A, t, "cvta needs a state space (.global .shared .local .const)"); return -1; }
@@ -268,11 +268,17 @@ static int check_reg_width(Asm *A, const Token *t, const Instr *in, int slot, in
 }
 
 /* A register operand (destination or source). */
+/* A register declared with a plain name (.reg .s32 q;). */
+static int named_reg(Asm *A, const Token *t)
+{
+    return t->kind == TOK_IDENT && (strmap_get(&A->regmap, t->s, t->len) >= 0 || strmap_get(&A->predmap, t->s, t->len) >= 0);
+}
+
 static int parse_reg(Asm *A, Instr *in, int slot, Operand *o)
 {
     Token t = asm_next(A);
     char b[64];
-    if (t.kind != TOK_REG) {
+    if (t.kind != TOK_REG && !named_reg(A, &t)) {
         if (t.kind != TOK_ERROR) asm_err(A, &t, "%s: expected a register, got %s", opname(in), asm_show(&t, b, sizeof b));
         return -1;
     }
@@ -365,6 +371,7 @@ static int parse_src(Asm *A, Instr *in, int slot, Operand *o)
     Token t = asm_peek(A);
     char b[64];
     if (t.kind == TOK_IDENT && asm_tok_is(&t, "WARP_SZ")) return parse_warp_sz(A, in, slot, o);
+    if (named_reg(A, &t)) return parse_reg(A, in, slot, o);
     if (t.kind == TOK_REG) {
         int s = asm_sreg_lookup(&t);
         if (s >= 0) {
@@ -488,7 +495,8 @@ static int parse_mem(Asm *A, Instr *in, Operand *o)
         return -1;
     }
     if (!o->is_param && in->space == SP_PARAM) {
-        asm_err(A, &t, "ld.param needs a kernel parameter name in brackets");
+        asm_err(A, &t, "%s.param needs a .param name in brackets (a kernel parameter, or a .param of the function or call)",
+                opname(in));
         return -1;
     }
     if (o->sym >= 0 && !o->is_param) {
@@ -558,6 +566,7 @@ static const char *const format_operands[] = {
     [FMT_LD] = "d, [a]", [FMT_ST] = "[a], b", [FMT_ATOM] = "d, [a], b[, c]",
     [FMT_RED] = "[a], b", [FMT_BRA] = "a label", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
+    [FMT_CALL] = "[(rets),] func[, (args)]",
 };
 
 /* Between operands: a ',' is required; ';' early means too few. */
@@ -611,6 +620,7 @@ static int parse_operands(Asm *A, Instr *in)
     case FMT_RED:
         rc = parse_mem(A, in, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]); last = 1; break;
     case FMT_BRA: rc = parse_label_ref(A, in, &o[0]); last = 0; break;
+    case FMT_CALL: rc = asm_parse_call(A, in); last = 1; break;
     case FMT_BAR:
         rc = parse_src(A, in, 0, &o[0]); last = 0;
         if (!rc && asm_accept(A, ',')) { rc = parse_src(A, in, 1, &o[1]); last = 1; }

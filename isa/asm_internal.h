@@ -9,6 +9,7 @@
  *   asm_instr.c  instructions: opcode and modifiers, operands
  *   asm_host.c   host directives: .buffer, .launch, .check
  *   asm_include.c  .include (whole modules), .file/.loc, .section
+ *   asm_func.c   device functions: call, and linking .funcs into entries
  * All state hangs off one Asm context, passed to every function.
  */
 #ifndef GPUSIM_ASM_INTERNAL_H
@@ -61,7 +62,7 @@ typedef struct Asm {
     const AsmOptions *opt;
 
     DefSlot *defs; int ndefs;
-    StrMap defmap, entrymap, bufmap, modvars;
+    StrMap defmap, entrymap, bufmap, modvars, funcmap;
     int *def_stack; int ndef_stack;
     int stale_errors;         /* uses of a .define whose error is already reported */
 
@@ -69,14 +70,14 @@ typedef struct Asm {
     Entry *e;
     int entry_index;
     StrMap regmap, predmap, labelmap, entryvars, parammap;
-    int capcode, capregs, cappreds, caplabels;
+    int capcode, capregs, cappreds, caplabels, capparams, capcalls;
     Fixup *fix; int nfix, capfix;
     uint32_t module_shared;   /* bytes of module-scope .shared */
     uint32_t module_local;
 
     PendingLaunch *pend; int npend;
     char **check_names;       /* per .check: its buffer's name while unresolved */
-    int capvars, capbuf, caplaunch, capcheck, capentries;
+    int capvars, capbuf, caplaunch, capcheck, capentries, capfuncs;
 
     /* whole modules (asm_include.c) */
     size_t srclen;                       /* bytes of Program.source */
@@ -162,6 +163,15 @@ void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern);
 int asm_lookup_var(Asm *A, const Token *t);
 /* An entry's parameter list, after its '('. */
 void asm_parse_params(Asm *A);
+/* `.param .TYPE name;` inside a body: call scratch in the frame. */
+void asm_parse_frame_param(Asm *A);
+
+/* ---- asm_func.c: device functions ------------------------------------------ */
+/* The operands of `call`: [(rets),] func[, (args)]; 0 or -1. */
+int asm_parse_call(Asm *A, Instr *in);
+/* At the end of the file: append to each entry the .funcs it calls
+ * (transitively), rebased, and point its calls at them. */
+void asm_link_funcs(Asm *A);
 
 /* ---- asm_instr.c: instructions -------------------------------------------- */
 /* [@guard] opcode.modifiers operands ; appended to the current entry. */

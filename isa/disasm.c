@@ -98,6 +98,24 @@ void disasm_instr(const Program *p, const Entry *e, const Instr *in, char *buf, 
     }
     if (in->type) put(&b, ".%s", isa_type_name((DataType)in->type));
     if (in->stype) put(&b, ".%s", isa_type_name((DataType)in->stype));
+    if (o->format == FMT_CALL && in->opd[1].imm >= 0 && in->opd[1].imm < e->ncalls) {
+        /* call (rets), func, (args); */
+        const CallSite *cs = &e->calls[in->opd[1].imm];
+        put(&b, " ");
+        if (cs->nrets) {
+            put(&b, "(");
+            for (int i = 0; i < cs->nrets; i++) put(&b, "%s%s", i ? ", " : "", e->params[cs->params[i]].name);
+            put(&b, "), ");
+        }
+        put(&b, "%s", cs->name);
+        if (cs->nargs) {
+            put(&b, ", (");
+            for (int i = 0; i < cs->nargs; i++) put(&b, "%s%s", i ? ", " : "", e->params[cs->params[cs->nrets + i]].name);
+            put(&b, ")");
+        }
+        put(&b, ";");
+        return;
+    }
     /* operand order per format; slot 5 is the second destination (p|q) */
     static const int8_t order[][6] = {
         [FMT_NONE] = { -1 }, [FMT_D] = { 0, -1 }, [FMT_D_A] = { 0, 1, -1 }, [FMT_D_AB] = { 0, 1, 2, -1 },
@@ -177,8 +195,8 @@ static void branch_note(const Program *p, const Entry *e, const Instr *in, char 
         if (in->guard == REG_NONE) { snprintf(buf, n, "jump to pc %u", t); return; }
         if (in->flags & IF_UNI) { snprintf(buf, n, "uniform branch (.uni): taken -> pc %u, else pc %u", t, (unsigned)(in - e->code) + 1); return; }
         if (in->reconv >= (uint32_t)e->ncode) {
-            snprintf(buf, n, "may diverge: taken -> pc %u, not taken -> pc %u; paths reconverge at thread exit",
-                     t, (unsigned)(in - e->code) + 1);
+            snprintf(buf, n, "may diverge: taken -> pc %u, not taken -> pc %u; paths reconverge at %s",
+                     t, (unsigned)(in - e->code) + 1, e->is_func ? "the function's return" : "thread exit");
         } else {
             ln = (int)e->code[in->reconv].line;
             char lab[96];
@@ -190,19 +208,15 @@ static void branch_note(const Program *p, const Entry *e, const Instr *in, char 
     }
 }
 
-void disasm_entry(const Program *p, int ei, FILE *out)
+/* ( .param ..., ... ) for params [from, to) */
+static void param_list(const Entry *e, int from, int to, FILE *out)
 {
-    const Entry *e = &p->entries[ei];
-    fprintf(out, "// entry %s: %d instructions, %d basic blocks, %d registers/thread%s, "
-                 "%u bytes shared/CTA, %u bytes local/thread\n",
-            e->name, e->ncode, e->nblocks, e->regs_per_thread, e->regs_stated ? " (stated)" : "",
-            e->shared_bytes, e->local_bytes);
-    fprintf(out, ".entry %s (", e->name);
-    uint32_t end = 0;
-    for (int i = 0; i < e->nparams; i++) {
+    fputc('(', out);
+    uint32_t end = from ? e->params[from].offset : 0;
+    for (int i = from; i < to; i++) {
         const Param *pa = &e->params[i];
         int esize = isa_type_bits((DataType)pa->type) / 8;
-        fprintf(out, "%s\n    .param ", i ? "," : "");
+        fprintf(out, "%s\n    .param ", i > from ? "," : "");
         /* a stated .align moved this parameter: the largest power of two
          * dividing its offset puts it back in the same place */
         if (esize && (end + (uint32_t)esize - 1) / (uint32_t)esize * (uint32_t)esize != pa->offset) {
@@ -213,7 +227,30 @@ void disasm_entry(const Program *p, int ei, FILE *out)
         fprintf(out, ".%s %s", isa_type_name((DataType)pa->type), pa->name);
         if (esize && pa->size != (uint32_t)esize) fprintf(out, "[%u]", pa->size / (uint32_t)esize);
     }
-    fprintf(out, "%s)\n", e->nparams ? "\n" : "");
+    fprintf(out, "%s)", to > from ? "\n" : "");
+}
+
+/* The listing of an entry (ei >= 0) or a .func (ei < 0): its own code; a
+ * .func an entry calls is listed once, as a .func, not in every entry. */
+static void listing(const Program *p, const Entry *e, int ei, FILE *out)
+{
+    int own = e->ncode_own ? e->ncode_own : e->ncode;
+    fprintf(out, "// %s %s: %d instructions, %d basic blocks, %d registers/thread%s, "
+                 "%u bytes shared/CTA, %u bytes local/thread\n",
+            e->is_func ? "function" : "entry", e->name, own, e->nblocks, e->regs_per_thread, e->regs_stated ? " (stated)" : "",
+            e->shared_bytes, e->local_bytes);
+    for (int i = 0; i < e->nlinked; i++)
+        fprintf(out, "// calls .func %s, linked in at pc %u\n", p->funcs[e->linked[i].func].name, e->linked[i].pc);
+    if (e->is_func) {
+        fputs(".func ", out);
+        if (e->nrets) { param_list(e, 0, e->nrets, out); fputc(' ', out); }
+        fprintf(out, "%s ", e->name);
+        param_list(e, e->nrets, e->nparams, out);
+    } else {
+        fprintf(out, ".entry %s ", e->name);
+        param_list(e, 0, e->nparams, out);
+    }
+    fputc('\n', out);
     if (e->regs_stated) fprintf(out, ".nregs %d\n", e->regs_per_thread);
     fputs("{\n", out);
     for (int i = 0; i < e->nregs; i++)
@@ -224,11 +261,21 @@ void disasm_entry(const Program *p, int ei, FILE *out)
     for (int i = 0; i < e->npreds; i++)
         if (!conventional(&e->preds[i])) fprintf(out, "    .reg .pred %s;\n", e->preds[i].name);
     for (int i = 0; i < p->nvars; i++)
-        if (p->vars[i].entry == ei && p->vars[i].space != SP_CONST) print_var(p, &p->vars[i], out, "    ");
+        if (ei >= 0 && p->vars[i].entry == ei && p->vars[i].space != SP_CONST) print_var(p, &p->vars[i], out, "    ");
+    /* call scratch .params of its own body (not of the .funcs linked in) */
+    int scratch_end = e->nlinked ? e->linked[0].param_base : e->nall_params;
+    for (int i = e->nparams; i < scratch_end; i++) {
+        const Param *pa = &e->params[i];
+        int esize = isa_type_bits((DataType)pa->type) / 8;
+        fprintf(out, "    .param .%s %s", isa_type_name((DataType)pa->type), pa->name);
+        if (esize && pa->size != (uint32_t)esize) fprintf(out, "[%u]", pa->size / (uint32_t)esize);
+        fputs(";\n", out);
+    }
 
     char text[512], note[256], l1[96], l2[96];
     for (int b = 0; b < e->nblocks; b++) {
         const BasicBlock *bb = &e->blocks[b];
+        if (bb->first >= (uint32_t)own) break;   /* the linked .funcs' blocks */
         for (int l = 0; l < e->nlabels; l++)
             if (e->labels[l].pc == bb->first) fprintf(out, "%s:\n", e->labels[l].name);
         fprintf(out, "    // BB%d: pc %u-%u, lines %s-%s; successors", b, bb->first, bb->last,
@@ -256,15 +303,22 @@ void disasm_entry(const Program *p, int ei, FILE *out)
         }
     }
     for (int l = 0; l < e->nlabels; l++)
-        if (e->labels[l].pc == (uint32_t)e->ncode) fprintf(out, "%s:   // end of the entry: threads finish\n", e->labels[l].name);
+        if (e->labels[l].pc == (uint32_t)own) fprintf(out, "%s:   // end of the entry: threads finish\n", e->labels[l].name);
     fputs("}\n", out);
 }
+
+void disasm_entry(const Program *p, int ei, FILE *out) { listing(p, &p->entries[ei], ei, out); }
+
 
 void disasm_program(const Program *p, FILE *out)
 {
     fprintf(out, "// %s: %d entr%s\n", p->filename, p->nentries, p->nentries == 1 ? "y" : "ies");
     for (int i = 0; i < p->nvars; i++)
         if (p->vars[i].entry < 0 || p->vars[i].space == SP_CONST) print_var(p, &p->vars[i], out, "");
+    for (int i = 0; i < p->nfuncs; i++) {
+        fputc('\n', out);
+        listing(p, &p->funcs[i], -1, out);
+    }
     for (int i = 0; i < p->nentries; i++) {
         fputc('\n', out);
         disasm_entry(p, i, out);

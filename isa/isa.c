@@ -146,7 +146,7 @@ int isa_operand_bits(const Instr *in, int slot)
 {
     int tb = isa_type_bits((DataType)in->type);
     switch ((Format)isa_ops[in->op].format) {
-    case FMT_NONE: case FMT_BRA: return 0;
+    case FMT_NONE: case FMT_BRA: case FMT_CALL: return 0;
     case FMT_D: case FMT_MASK: case FMT_BAR: return 32;
     case FMT_VOTE:
         if (slot == 0) return in->sub == VOTE_BALLOT ? 32 : 1;
@@ -249,22 +249,30 @@ static void free_regs(RegInfo *r, int n)
     free(r);
 }
 
+static void free_entry(Entry *en)
+{
+    free(en->name);
+    int np = en->nall_params > en->nparams ? en->nall_params : en->nparams;
+    for (int i = 0; i < np; i++) free(en->params[i].name);
+    free(en->params);
+    free(en->code);
+    free_regs(en->regs, en->nregs);
+    free_regs(en->preds, en->npreds);
+    for (int i = 0; i < en->nlabels; i++) free(en->labels[i].name);
+    free(en->labels);
+    free(en->blocks);
+    for (int i = 0; i < en->ncalls; i++) { free(en->calls[i].name); free(en->calls[i].params); }
+    free(en->calls);
+    free(en->linked);
+}
+
 void program_free(Program *p)
 {
     if (!p) return;
-    for (int e = 0; e < p->nentries; e++) {
-        Entry *en = &p->entries[e];
-        free(en->name);
-        for (int i = 0; i < en->nparams; i++) free(en->params[i].name);
-        free(en->params);
-        free(en->code);
-        free_regs(en->regs, en->nregs);
-        free_regs(en->preds, en->npreds);
-        for (int i = 0; i < en->nlabels; i++) free(en->labels[i].name);
-        free(en->labels);
-        free(en->blocks);
-    }
+    for (int e = 0; e < p->nentries; e++) free_entry(&p->entries[e]);
     free(p->entries);
+    for (int e = 0; e < p->nfuncs; e++) free_entry(&p->funcs[e]);
+    free(p->funcs);
     for (int i = 0; i < p->nvars; i++) free(p->vars[i].name);
     free(p->vars);
     free(p->const_data);
@@ -296,6 +304,7 @@ static const char *const format_syntax[] = {
     [FMT_LD] = "d, [a]", [FMT_ST] = "[a], b", [FMT_ATOM] = "d, [a], b[, c]",
     [FMT_RED] = "[a], b", [FMT_BRA] = "LABEL", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
+    [FMT_CALL] = "[(rets),] func[, (args)]",
 };
 
 static const char *const unit_class_names[] = {

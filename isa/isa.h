@@ -63,11 +63,13 @@ DataType isa_type_lookup(const char *name, int len);  /* T_NONE if unknown */
  *   FMT_RED   [a]=opd[0] b=opd[1]         FMT_BRA   label=opd[0]
  *   FMT_BAR   a [b]                     FMT_MASK  membermask=opd[0]
  *   FMT_VOTE  d a(pred) membermask      FMT_SHFL  d[|p=opd[5]] a b c membermask
- *   FMT_D     d                         FMT_NONE  -                        */
+ *   FMT_D     d                         FMT_NONE  -
+ *   FMT_CALL  [(rets),] func[, (args)]: opd[0] = callee pc (OPD_LABEL),
+ *             opd[1].imm = the entry's CallSite                           */
 typedef enum Format {
     FMT_NONE, FMT_D, FMT_D_A, FMT_D_AB, FMT_D_ABC, FMT_SETP, FMT_SELP,
     FMT_LD, FMT_ST, FMT_ATOM, FMT_RED, FMT_BRA, FMT_BAR, FMT_MASK,
-    FMT_VOTE, FMT_SHFL
+    FMT_VOTE, FMT_SHFL, FMT_CALL
 } Format;
 
 /* Unit classes in the table; isa_unit() resolves UC_ARITH by type. */
@@ -188,7 +190,9 @@ typedef struct Operand {
     uint8_t kind;     /* OperandKind */
     uint8_t neg;      /* OPD_PRED: !%p */
     uint8_t n;        /* OPD_VEC: element count */
-    uint8_t is_param; /* OPD_MEM: sym names a .param, not a variable */
+    uint8_t is_param; /* OPD_MEM: sym names a .param, not a variable: 1 a
+                         kernel parameter, 2 a .param of the running .func's
+                         frame (its arguments, return values, call scratch) */
     uint16_t r[4];
     int32_t sym;
     int64_t imm;
@@ -261,10 +265,42 @@ typedef struct BasicBlock {
     int ipdom;                /* immediate post-dominator block, -1 = exit */
 } BasicBlock;
 
+/* One `call`: the callee and the .params passed (indices into
+ * Entry.params: the nrets return values, then the nargs arguments). */
+typedef struct CallSite {
+    char *name;               /* the callee as written */
+    int func;                 /* Program.funcs index */
+    int linked;               /* its LinkedFunc in the calling entry */
+    int nrets, nargs;
+    int *params;
+    int line, col;            /* of the callee's name, for errors when linking */
+} CallSite;
+
+/* A .func linked into an entry: its code, registers and .params were
+ * appended to the entry's, from these bases. */
+typedef struct LinkedFunc {
+    int func;
+    uint32_t pc;              /* first instruction */
+    int reg_base, nregs, pred_base, npreds;
+    int param_base;           /* its .params: rets, args, call scratch */
+    uint32_t frame_bytes;     /* its frame: every .param of it */
+} LinkedFunc;
+
 typedef struct Entry {
     char *name;
     int line, col;
-    Param *params; int nparams;
+    Param *params; int nparams;   /* the signature: kernel parameters (an
+                                     entry) or return values then arguments
+                                     (a .func, nrets of them first) */
+    int nall_params;              /* params[nparams..] are .param declared in
+                                     bodies (call scratch) and, linked in, the
+                                     .funcs' own: frame .params (is_param 2) */
+    int is_func, nrets;
+    uint32_t frame_bytes;         /* the .params of a frame: an entry's call
+                                     scratch; a .func's signature and scratch */
+    CallSite *calls; int ncalls;
+    LinkedFunc *linked; int nlinked;
+    int ncode_own;                /* code before the linked .funcs' */
     uint32_t param_bytes;
     Instr *code; int ncode;
     RegInfo *regs; int nregs;     /* value registers */
@@ -367,6 +403,7 @@ typedef struct Program {
     SrcLoc *locs;                  /* [nlines + 1] by program line, or NULL without .loc */
     CudaFile *cuda_files; int ncuda_files;
     Entry *entries; int nentries;
+    Entry *funcs; int nfuncs;      /* .func device functions, as written (entries link them in) */
     Var *vars; int nvars;
     uint8_t *const_data; uint32_t const_bytes;   /* initial .const image */
     Define *defines; int ndefines;

@@ -1874,6 +1874,60 @@ static void test_divergence(void **state)
 /* A loop whose body diverges, with lanes that leave from inside the loop
  * body; and code after a branch whose paths end in ret (reconvergence at
  * the exit). */
+/* Device functions: a nested call (sq calls inc) made only by lanes
+ * t < 20 (the others wait after the call), registers of the caller kept,
+ * return values through .params: out[t] = t*t + (t+1) + 100 for t < 20,
+ * 7 for the rest. */
+static void test_calls(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u32[32] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".func (.param .u32 ir) inc (.param .u32 ix)\n{\n"
+        "    ld.param.u32 %r1, [ix];\n"
+        "    add.u32 %r1, %r1, 1;\n"
+        "    st.param.u32 [ir], %r1;\n"
+        "    ret;\n}\n"
+        ".func (.param .u32 sr) sq (.param .u32 sx)\n{\n"
+        "    .param .u32 a;\n"
+        "    .param .u32 b;\n"
+        "    ld.param.u32 %r1, [sx];\n"
+        "    mul.lo.u32 %r2, %r1, %r1;\n"
+        "    st.param.u32 [a], %r1;\n"
+        "    call (b), inc, (a);\n"
+        "    ld.param.u32 %r3, [b];\n"
+        "    add.u32 %r2, %r2, %r3;\n"
+        "    st.param.u32 [sr], %r2;\n"
+        "    ret;\n}\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    .param .u32 a;\n"
+        "    .param .u32 b;\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    mov.u32 %r2, 7;\n"
+        "    mov.u32 %r3, 100;\n"                 /* kept across the call */
+        "    setp.lt.u32 %p1, %r1, 20;\n"
+        "    @!%p1 bra SKIP;\n"
+        "    st.param.u32 [a], %r1;\n"
+        "    call.uni (b), sq, (a);\n"
+        "    ld.param.u32 %r2, [b];\n"
+        "    add.u32 %r2, %r2, %r3;\n"
+        "SKIP:\n"
+        "    mul.wide.u32 %rd2, %r1, 4;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    st.global.u32 [%rd3], %r2;\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t t = 0; t < 32; t++) assert_int_equal(o[t], t < 20 ? t * t + t + 1 + 100 : 7);
+    /* the join and the fall-through path (the taken path starts at the
+     * join, so it is not pushed), then sq's entry and inc's */
+    assert_int_equal(s.run.stats.simt_max_depth, 4);
+    sim_free(&s);
+}
+
 static void test_exit_inside_divergence(void **state)
 {
     (void)state;
@@ -1994,6 +2048,7 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_FENCE, "test_activemask_and_syncs" },
     { OP_RET, "test_divergence" },
     { OP_EXIT, "test_exit_inside_divergence" },
+    { OP_CALL, "test_calls" },
     { OP_VOTE, "test_vote" },
     { OP_SHFL, "test_shfl, test_shfl_divergent" },
     { OP_ACTIVEMASK, "test_activemask_and_syncs, test_vote" },
@@ -2063,6 +2118,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_int_add_sub),
+        cmocka_unit_test(test_calls),
         cmocka_unit_test(test_fma_full_warps_match_fmaf),
         cmocka_unit_test(test_narrow_types_in_wide_registers),
         cmocka_unit_test(test_mul_mad),

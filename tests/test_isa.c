@@ -24,11 +24,14 @@
 /* A tiny entry around one instruction.  The sample is always pc 0 (TGT
  * labels it, so `bra TGT` has a target); the prelude declares everything a
  * sample may name: two params, shared/local/const arrays and a register
- * with a custom name. */
+ * with a custom name; and a .func with call .params for `call`. */
 static const char prelude[] =
     ".const .align 8 .b8 cbuf[64];\n"
+    ".func (.param .b32 fr) fn (.param .b32 fa)\n{\n    ret;\n}\n"
     ".entry k (.param .u64 pa, .param .u32 pn)\n"
     "{\n"
+    "    .param .b32 cr;\n"
+    "    .param .b32 ca;\n"
     "    .shared .align 16 .f32 sh[64];\n"
     "    .local .align 8 .u32 loc[4];\n"
     "    .reg .b32 %acc;\n"
@@ -389,6 +392,8 @@ static const Sample samples[] = {
     { OP_RET, "@%p1 ret;" },
     { OP_RET, "ret.uni;" },
     { OP_EXIT, "exit;" },
+    { OP_CALL, "call.uni (cr), fn, (ca);" },
+    { OP_CALL, "@%p1 call (cr), fn, (ca);" },
     { OP_EXIT, "@!%p1 exit;" },
     /* warp-level */
     { OP_VOTE, "vote.sync.all.pred %p1, %p2, -1;" },

@@ -1,6 +1,7 @@
 /* test_module.c - what nvcc modules declare besides entries: dynamic shared
- * memory (.extern .shared NAME[] with .launch shared=BYTES) and module
- * variables (.global/.const with initializers, addressed by name).  Values are
+ * memory (.extern .shared NAME[] with .launch shared=BYTES), module
+ * variables (.global/.const with initializers, addressed by name) and device
+ * functions (.func, call, ret, recursion).  Values are
  * computed by hand in the comments.  Run from the repo root; the runs use
  * the binary named by $GPUSIM. */
 #include <setjmp.h>
@@ -241,9 +242,98 @@ static void test_global_variables_run(void **s)
     expect("--disasm tests/data/globals.s", 0, ".const .align 4 .b8 cscale[12] = {0, 0, 0, 63, 0, 0, 0, 64, 0, 0, 128, 64};");
 }
 
+/* ---- device functions ------------------------------------------------------ */
+
+static void test_func_linking(void **s)
+{
+    (void)s;
+    DiagList dl = { 0 };
+    Program *p = asm_assemble_file("tests/data/recursion.s", NULL, &dl);
+    if (!p) dump(&dl);
+    assert_non_null(p);
+    assert_int_equal(p->nfuncs, 1);
+    const Entry *f = &p->funcs[0], *e = &p->entries[0];
+    assert_string_equal(f->name, "fib");
+    assert_int_equal(f->is_func, 1);
+    assert_int_equal(f->nrets, 1);
+    assert_int_equal(f->nparams, 2);            /* fib_ret, fib_n */
+    assert_int_equal(f->nall_params, 6);        /* + two call sequences' param0, retval0 */
+    assert_int_equal(f->frame_bytes, 24);       /* 6 x 4 bytes */
+    assert_int_equal(f->ncode, 16);
+    /* fibs: 10 instructions of its own, fib's 16 linked in after them */
+    assert_int_equal(e->ncode_own, 10);
+    assert_int_equal(e->ncode, 26);
+    assert_int_equal(e->nlinked, 1);
+    assert_int_equal(e->linked[0].pc, 10);
+    assert_int_equal(e->linked[0].param_base, 3);   /* fibs_out, param0, retval0 */
+    assert_int_equal(e->code[3].op, OP_CALL);
+    assert_int_equal(e->code[3].opd[0].imm, 10);
+    /* fib's own calls, linked: back to pc 10 */
+    assert_int_equal(e->code[10 + 5].op, OP_CALL);
+    assert_int_equal(e->code[10 + 5].opd[0].imm, 10);
+    assert_int_equal(e->calls[e->code[15].opd[1].imm].params[1], 3 + 2);   /* fib's first param0 */
+    /* the branch in fib reconverges at its return (the thread-exit pc) */
+    assert_int_equal(e->code[12].op, OP_BRA);
+    assert_int_equal(e->code[12].reconv, 26);
+    /* registers: fibs' %r<3> and %rd<4>, then fib's %r<7> */
+    assert_int_equal(e->nregs, 3 + 4 + 7);
+    assert_int_equal(e->linked[0].reg_base, 7);
+    program_free(p);
+    diag_free(&dl);
+}
+
+static void test_func_errors(void **s)
+{
+    (void)s;
+    static const char fn[] = ".func (.param .b32 r) f (.param .b32 x)\n{\n    ret;\n}\n";
+    bad(".entry k()\n{\n    call g;\n    ret;\n}\n", 3, 10, "call of unknown function 'g' (no .func defines it)");
+    bad(".func add4 () { ret; }\n.entry k()\n{\n    call add3;\n    ret;\n}\n", 4, 10, "call of unknown function 'add3' (did you mean 'add4'?)");
+    bad(".entry j() { ret; }\n.entry k()\n{\n    call j;\n    ret;\n}\n", 4, 10, "an .entry cannot be called, only a .func");
+    bad(".func (.param .b32 r) f (.param .b32 x)\n{\n    ret;\n}\n.entry k()\n{\n    .param .b32 a;\n    call f, (a);\n    ret;\n}\n",
+        8, 10, "call of f passes 0 return values and 1 argument; it has 1 and 1");
+    char src[512];
+    snprintf(src, sizeof src, "%s.entry k()\n{\n    .param .b16 a;\n    .param .b32 b;\n    call (b), f, (a);\n    ret;\n}\n", fn);
+    bad(src, 9, 15, "call of f: .param a has 2 bytes, its parameter x needs 4");
+    bad(".entry k()\n{\n    call %rd1, (a);\n    ret;\n}\n", 3, 10, "indirect calls (through a register) are not supported");
+    bad(".entry k()\n{\n    call f, (nope);\n    ret;\n}\n", 3, 14, "expected a .param name (declare it with .param in the call sequence), got 'nope'");
+    bad(".func f()\n{\n    .shared .b32 s[4];\n    ret;\n}\n.entry k() { ret; }\n", 3, 5, ".shared variables inside a .func are not supported");
+    bad(".entry k(.param .u32 n)\n{\n    st.param.u32 [n], 1;\n    ret;\n}\n", 3, 5, "st.param: kernel parameter 'n' is read-only");
+    bad(".func f() { ret; }\n.func f() { ret; }\n.entry k() { ret; }\n", 2, 7, "function 'f' defined twice");
+    /* a prototype, then the definition, is fine */
+    Program *p = ok(".func (.param .b32 r) f (.param .b32 x);\n.entry k()\n{\n    .param .b32 a;\n    .param .b32 b;\n"
+                    "    call (b), f, (a);\n    ret;\n}\n.func (.param .b32 r) f (.param .b32 x)\n{\n    ret;\n}\n");
+    assert_int_equal(p->nfuncs, 1);
+    assert_int_equal(p->entries[0].nlinked, 1);
+    program_free(p);
+}
+
+static void test_func_runs(void **s)
+{
+    (void)s;
+    /* fib(0..11) = 0 1 1 2 3 5 8 13 21 34 55 89, lanes recursing to
+     * different depths (thread 11 nests 11 calls) */
+    expect("--functional configs/hopper.ini tests/data/recursion.s", 0, "check out        PASS  (12 values");
+    expect("configs/hopper.ini tests/data/recursion.s", 0, "check out        PASS  (12 values");
+    expect("--functional --set sm.max_call_depth=11 configs/hopper.ini tests/data/recursion.s", 0, "PASS");
+    expect("--functional --set sm.max_call_depth=10 configs/hopper.ini tests/data/recursion.s", 3,
+           "recursion.s:24:2: fault (call stack overflow): calling fib would nest 11 calls deep; sm.max_call_depth allows 10");
+    /* a guarded call and a divergent ret inside: 0 11 0 31 0 56 0 76 */
+    expect("--functional configs/hopper.ini tests/data/call_diverge.s", 0, "check out        PASS  (8 values");
+    expect("configs/hopper.ini tests/data/call_diverge.s", 0, "check out        PASS  (8 values");
+    expect("--disasm tests/data/recursion.s", 0, "call (retval0), fib, (param0);");
+    expect("--disasm tests/data/recursion.s", 0, "paths reconverge at the function's return");
+    /* real nvcc: the three kernels of more.cu, unchanged */
+    expect("configs/hopper.ini tests/data/nvcc/calls.s", 0, "check out        PASS  (8 values");
+    expect("configs/hopper.ini tests/data/nvcc/dyn_reverse.s", 0, "check out        PASS  (64 values");
+    expect("configs/hopper.ini tests/data/nvcc/use_globals.s", 0, "check gcount     PASS  (1 values");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_func_linking),
+        cmocka_unit_test(test_func_errors),
+        cmocka_unit_test(test_func_runs),
         cmocka_unit_test(test_global_variables),
         cmocka_unit_test(test_global_variable_errors),
         cmocka_unit_test(test_global_variables_run),

@@ -468,7 +468,9 @@ static uint64_t address(const X *x, const Operand *o, int lane)
 {
     uint64_t a = (uint64_t)o->imm;
     if (o->r[0] != REG_NONE) a += x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
-    if (o->sym >= 0) a += o->is_param ? x->k->entry->params[o->sym].offset : var_offset(x, o->sym);
+    if (o->sym >= 0 && o->is_param == 2)   /* a .param of the running frame */
+        a += FRAME_WINDOW + x->w->frame_base + x->k->entry->params[o->sym].offset;
+    else if (o->sym >= 0) a += o->is_param ? x->k->entry->params[o->sym].offset : var_offset(x, o->sym);
     return a;
 }
 
@@ -511,7 +513,16 @@ static uint8_t *locate(const X *x, int lane, Space *space, uint64_t *addr, int b
     }
     case SP_SHARED: base = c->smem; limit = c->smem_bytes; break;
     case SP_CONST: base = k->mem->cmem; limit = k->mem->cbytes; break;
-    case SP_PARAM: base = k->params; limit = k->param_bytes; break;
+    case SP_PARAM:
+        if (a >= FRAME_WINDOW) {   /* a frame's .params: this lane's frame memory */
+            a -= FRAME_WINDOW;
+            base = x->w->fmem + (size_t)lane * k->frame_stride;
+            limit = k->frame_stride;
+        } else {
+            base = k->params;
+            limit = k->param_bytes;
+        }
+        break;
     case SP_LOCAL: {
         int t = x->w->id * x->ws + lane;
         base = c->lmem + (size_t)t * c->lmem_bytes;
@@ -1133,7 +1144,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     /* control and synchronisation are handled by warp_issue */
     case OP_BAR_WARP_SYNC: rc = check_members(&x, m, 0); break;
     case OP_BRA: case OP_BAR_SYNC: case OP_BARRIER_SYNC: case OP_BAR_ARRIVE: case OP_BARRIER_ARRIVE:
-    case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_COUNT:
+    case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_CALL: case OP_COUNT:
         break;
     }
     if (fenv_old >= 0) fesetround(fenv_old);

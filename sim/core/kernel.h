@@ -21,7 +21,7 @@
 
 typedef enum FaultKind {
     FAULT_NONE, FAULT_OUT_OF_BOUNDS, FAULT_MISALIGNED, FAULT_BARRIER, FAULT_DEADLOCK,
-    FAULT_WATCHDOG, FAULT_MEMBERMASK
+    FAULT_WATCHDOG, FAULT_MEMBERMASK, FAULT_CALL_DEPTH
 } FaultKind;
 
 typedef struct Fault {
@@ -39,6 +39,24 @@ typedef struct Fault {
 typedef struct Kernel Kernel;
 typedef struct Cta Cta;
 
+/* One active `call` of a warp (device functions): where to return, the
+ * caller's frame, and the callee's registers as they were (so a recursive
+ * activation gets its own back). */
+typedef struct CallFrame {
+    uint32_t ret_pc;             /* the call's pc + 1 */
+    int simt_base;               /* SIMT stack index of the callee's first entry */
+    uint32_t caller_base, caller_bytes;   /* the caller's frame */
+    int call;                    /* Entry.calls index */
+    LaneMask mask;               /* the lanes that called */
+    uint64_t *saved_r;           /* the callee's registers, ws lanes each */
+    LaneMask *saved_p;
+} CallFrame;
+
+/* .params of frames (a .func's arguments, return values, call scratch)
+ * sit in the warp's frame memory: lane l's byte a is fmem[l * stride + a];
+ * addresses of ld/st.param on them are FRAME_WINDOW + a. */
+#define FRAME_WINDOW (1ull << 40)
+
 typedef struct Warp {
     int id;                      /* warp index within its CTA */
     Cta *cta;
@@ -51,6 +69,9 @@ typedef struct Warp {
     uint32_t barrier_pc;
     int barrier_id;              /* 0-15 */
     uint64_t issued;             /* warp instructions issued */
+    CallFrame *calls; int ncalls, capcalls;   /* device-function calls in progress */
+    uint32_t frame_base, frame_bytes;         /* the running frame in fmem */
+    uint8_t *fmem;                            /* frame memory, Kernel.frame_stride per lane */
 } Warp;
 
 struct Cta {
@@ -77,6 +98,8 @@ struct Kernel {
     uint8_t *params;
     uint32_t param_bytes;
     uint64_t *var_base;          /* per Program var: a .global's address, else 0 */
+    int max_call_depth;          /* sm.max_call_depth */
+    uint32_t frame_stride;       /* frame memory per lane (0: the entry makes no calls) */
     uint64_t nctas;
     uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
     Fault fault;
@@ -86,6 +109,8 @@ struct Kernel {
 int kernel_init(Kernel *k, const Program *p, int launch_index, Memory *mem, Stats *st,
                 int warp_size, int nsms, int max_warps_per_sm);
 void kernel_free(Kernel *k);
+/* Size the frame memory for calls nested max_call_depth deep (sm.max_call_depth). */
+void kernel_set_call_depth(Kernel *k, int max_call_depth);
 /* Block linear index -> CTA with fresh warps, registers, shared and local
  * memory. */
 int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid);

@@ -518,7 +518,7 @@ void report_json(const Run *r, FILE *out)
 static const char *const fault_kinds[] = {
     [FAULT_NONE] = "fault", [FAULT_OUT_OF_BOUNDS] = "out-of-bounds access", [FAULT_MISALIGNED] = "misaligned access",
     [FAULT_BARRIER] = "barrier divergence", [FAULT_DEADLOCK] = "deadlock", [FAULT_WATCHDOG] = "watchdog",
-    [FAULT_MEMBERMASK] = "membermask",
+    [FAULT_MEMBERMASK] = "membermask", [FAULT_CALL_DEPTH] = "call stack overflow",
 };
 
 void report_fault(const Run *r, FILE *out)
