@@ -114,6 +114,87 @@ static int parse_key(Asm *A, Token *key)
     return asm_expect(A, '=', "after the key");
 }
 
+/* ---- expr(EXPR): an integer expression of the element index i ------------- */
+typedef struct ExprBuf { ExprOp *v; int n, cap; } ExprBuf;
+
+static void emit(ExprBuf *c, int op, int64_t v)
+{
+    GROW(c->v, c->n, c->cap);
+    c->v[c->n++] = (ExprOp){ op, v };
+}
+
+static int expr_binary(Asm *A, ExprBuf *c, int min_prec);
+
+static int expr_unary(Asm *A, ExprBuf *c)
+{
+    Token t = asm_peek(A);
+    char b[64];
+    if (++A->depth > MAX_EXPR_DEPTH) { asm_err(A, &t, "expression nested too deeply"); return -1; }
+    int rc = 0;
+    if (asm_is_punct(&t, '-') || asm_is_punct(&t, '~') || asm_is_punct(&t, '!') || asm_is_punct(&t, '+')) {
+        asm_next(A);
+        rc = expr_unary(A, c);
+        if (!rc && t.punct != '+') emit(c, t.punct == '-' ? EXPR_NEG : t.punct == '~' ? EXPR_NOT : EXPR_LNOT, 0);
+    } else if (t.kind == TOK_INT) {
+        asm_next(A);
+        emit(c, EXPR_CONST, (int64_t)t.ival);
+    } else if (asm_is_punct(&t, '(')) {
+        asm_next(A);
+        rc = expr_binary(A, c, 1) || asm_expect(A, ')', "to close the expression");
+    } else if (t.kind == TOK_IDENT && asm_tok_is(&t, "i")) {
+        asm_next(A);
+        emit(c, EXPR_INDEX, 0);
+    } else if (t.kind == TOK_IDENT && (asm_tok_is(&t, "min") || asm_tok_is(&t, "max"))) {
+        asm_next(A);
+        rc = asm_expect(A, '(', "after min/max") || expr_binary(A, c, 1) || asm_expect(A, ',', "between min/max arguments") ||
+             expr_binary(A, c, 1) || asm_expect(A, ')', "after min/max arguments");
+        if (!rc) emit(c, asm_tok_is(&t, "min") ? EXPR_MIN : EXPR_MAX, 0);
+    } else if (t.kind == TOK_IDENT) {
+        int64_t v;
+        asm_next(A);
+        rc = asm_name_value(A, &t, &v);
+        if (!rc) emit(c, EXPR_CONST, v);
+    } else {
+        if (t.kind != TOK_ERROR) asm_err(A, &t, "expected an integer expression of i, got %s", asm_show(&t, b, sizeof b));
+        rc = -1;
+    }
+    A->depth--;
+    return rc;
+}
+
+static int expr_binary(Asm *A, ExprBuf *c, int min_prec)
+{
+    if (expr_unary(A, c)) return -1;
+    for (;;) {
+        Token op = asm_peek(A);
+        int prec = op.kind == TOK_PUNCT ? asm_prec_of(op.punct) : 0;
+        if (prec == 0 || prec < min_prec) return 0;
+        asm_next(A);
+        if (++A->depth > MAX_EXPR_DEPTH) { asm_err(A, &op, "expression nested too deeply"); return -1; }
+        int rc = expr_binary(A, c, prec + 1);
+        A->depth--;
+        if (rc) return -1;
+        int code = op.punct == '+' ? EXPR_ADD : op.punct == '-' ? EXPR_SUB : op.punct == '*' ? EXPR_MUL
+                 : op.punct == '/' ? EXPR_DIV : op.punct == '%' ? EXPR_REM : op.punct == P_SHL ? EXPR_SHL
+                 : op.punct == P_SHR ? EXPR_SHR : op.punct == '&' ? EXPR_AND : op.punct == '|' ? EXPR_OR : EXPR_XOR;
+        emit(c, code, 0);
+    }
+}
+
+/* expr( EXPR ), after the word expr */
+static int parse_expr_init(Asm *A, BufferSpec *s)
+{
+    ExprBuf c = { NULL, 0, 0 };
+    if (asm_expect(A, '(', "after expr") || expr_binary(A, &c, 1) || asm_expect(A, ')', "to close expr(...)")) {
+        free(c.v);
+        return -1;
+    }
+    s->init = INIT_EXPR;
+    s->expr = c.v;
+    s->nexpr = c.n;
+    return 0;
+}
+
 void asm_parse_buffer(Asm *A)
 {
     Program *p = A->p;
@@ -158,6 +239,8 @@ void asm_parse_buffer(Asm *A)
                 if (asm_accept(A, ',') && parse_number(A, &s.hi)) return;
                 if (asm_expect(A, ')', "after iota(start, step)")) return;
             }
+        } else if (asm_tok_is(&init, "expr")) {
+            if (parse_expr_init(A, &s)) return;
         } else if (asm_tok_is(&init, "fill")) {
             s.init = INIT_FILL;
             if (asm_expect(A, '(', "after fill") || parse_number(A, &s.value) || asm_expect(A, ')', "after fill(value")) return;
@@ -191,11 +274,11 @@ void asm_parse_buffer(Asm *A)
             if (asm_expect(A, ')', "after the path")) return;
             s.path = string_value(&path);
         } else {
-            static const char *const inits[] = { "zero", "random", "iota", "fill", "file" };
+            static const char *const inits[] = { "zero", "random", "iota", "fill", "file", "expr" };
             char w[64];
             snprintf(w, sizeof w, "%.*s", init.len < 60 ? init.len : 60, init.s);
-            const char *near = suggest_best(w, inits, 5, sizeof inits[0]);
-            asm_err(A, &init, "unknown initialiser '%s'%s%s%s (zero, random(...), iota, fill(v), file(\"path\"))", w,
+            const char *near = suggest_best(w, inits, 6, sizeof inits[0]);
+            asm_err(A, &init, "unknown initialiser '%s'%s%s%s (zero, random(...), iota, fill(v), file(\"path\"), expr(EXPR of i))", w,
                 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
             return;
         }
@@ -208,6 +291,7 @@ void asm_parse_buffer(Asm *A)
             asm_err(A, &name, ".buffer %.*s has %llu bytes, but .global %.*s has %llu", name.len, name.s,
                     (unsigned long long)(s.count * esize), name.len, name.s, (unsigned long long)have);
             free(s.path);
+            free(s.expr);
             return;
         }
         /* the host initialiser replaces the .global's, in the .buffer's type */

@@ -135,6 +135,8 @@ void asm_skip_line(Asm *A);
 int asm_parse_expr(Asm *A, int64_t *out);
 /* Binary operators of precedence min_prec and above (see asm_prec_of). */
 int asm_parse_binary(Asm *A, int min_prec, int64_t *out);
+/* The value of a .define name (an error if there is none). */
+int asm_name_value(Asm *A, const Token *t, int64_t *out);
 /* Precedence of a binary operator, lowest 1; 0 for anything else. */
 int asm_prec_of(int punct);
 /* Report an integer overflow at t; returns -1. */

@@ -316,7 +316,15 @@ typedef struct Entry {
     int reqntid[3];               /* .reqntid, 0 if absent */
 } Entry;
 
-typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE, INIT_DATA } InitKind;
+typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE, INIT_DATA, INIT_EXPR } InitKind;
+
+/* expr(EXPR): the expression in postfix order, run per element (the host
+ * front end evaluates it, sim/front/host.c). */
+enum {
+    EXPR_CONST, EXPR_INDEX, EXPR_NEG, EXPR_NOT, EXPR_LNOT, EXPR_MIN, EXPR_MAX,
+    EXPR_ADD, EXPR_SUB, EXPR_MUL, EXPR_DIV, EXPR_REM, EXPR_SHL, EXPR_SHR, EXPR_AND, EXPR_OR, EXPR_XOR
+};
+typedef struct ExprOp { int op; int64_t v; } ExprOp;
 
 typedef struct BufferSpec {
     char *name;
@@ -327,6 +335,7 @@ typedef struct BufferSpec {
     double lo, hi;     /* random range; iota: start (lo) and step (hi) */
     double value;      /* fill */
     char *path;        /* file */
+    ExprOp *expr; int nexpr;   /* INIT_EXPR */
     uint8_t *data;     /* INIT_DATA: the bytes of a .global's initializer */
     uint32_t data_bytes;
     int global_var;    /* 1 + the .global Var it holds (module variable), 0 for a plain .buffer */

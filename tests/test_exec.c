@@ -1928,6 +1928,55 @@ static void test_calls(void **state)
     sim_free(&s);
 }
 
+/* .buffer ... expr(EXPR of i): the tridiagonal CSR matrix of the SpMV
+ * validation kernel for M = 5 (rows 0..4: columns r-1, r, r+1 clipped,
+ * values -1 2 -1), by hand: */
+static void test_expr_initialiser(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".define M 5\n"
+        ".define NNZ 3*M-2\n"
+        ".buffer rowptr .s32[M+1] expr(max(0, min(3*i-1, 3*M-2)))\n"
+        ".buffer col .s32[NNZ] expr((i+1)/3 - 1 + (i+1)%3)\n"
+        ".buffer val .f32[NNZ] expr(2 - 3*((i+1)%3-1)*((i+1)%3-1))\n"
+        ".buffer ops .s64[4] expr(-i << 2 ^ 1 | ~0 & 8)\n"
+        ".buffer narrow .u8[3] expr(i * 200)\n"
+        ".launch k grid=1 block=1 args=()\n"
+        ".entry k () { ret; }\n";
+    Sim s;
+    sim_ok(&s, src);
+    static const int32_t rowptr[6] = { 0, 2, 5, 8, 11, 13 };
+    static const int32_t col[13] = { 0, 1, 0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4 };
+    static const float val[13] = { 2, -1, -1, 2, -1, -1, 2, -1, -1, 2, -1, -1, 2 };
+    assert_memory_equal(sim_buf(&s, "rowptr"), rowptr, sizeof rowptr);
+    assert_memory_equal(sim_buf(&s, "col"), col, sizeof col);
+    assert_memory_equal(sim_buf(&s, "val"), val, sizeof val);
+    /* C precedence: ((-i << 2) ^ 1) | (~0 & 8): 1|8, -3|8, -7|8, -11|8 */
+    static const int64_t ops[4] = { 9, -3, -7, -3 };
+    assert_memory_equal(sim_buf(&s, "ops"), ops, sizeof ops);
+    /* integers keep their low bytes, as a C cast: 0, 200, 400 & 255 = 144 */
+    static const uint8_t narrow[3] = { 0, 200, 144 };
+    assert_memory_equal(sim_buf(&s, "narrow"), narrow, sizeof narrow);
+    sim_free(&s);
+
+    /* an element that divides by zero stops the run before it starts */
+    DiagList dl = { 0 };
+    static const char bad[] = ".buffer b .s32[4] expr(12 / (i - 2))\n.launch k grid=1 block=1 args=()\n.entry k () { ret; }\n";
+    Program *p = asm_assemble("t.s", bad, strlen(bad), NULL, &dl);
+    assert_non_null(p);
+    Config cfg;
+    config_defaults(&cfg);
+    Run run;
+    RunOptions o = { .functional = 1 };
+    assert_int_equal(run_program(&run, p, &cfg, "(defaults)", &o, &dl), RUN_BAD_INPUT);
+    assert_int_equal(dl.v[0].line, 1);
+    assert_string_equal(dl.v[0].msg, "buffer b: expr() at i = 2: division by zero");
+    run_free(&run);
+    program_free(p);
+    diag_free(&dl);
+}
+
 static void test_exit_inside_divergence(void **state)
 {
     (void)state;
@@ -2119,6 +2168,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_int_add_sub),
         cmocka_unit_test(test_calls),
+        cmocka_unit_test(test_expr_initialiser),
         cmocka_unit_test(test_fma_full_warps_match_fmaf),
         cmocka_unit_test(test_narrow_types_in_wide_registers),
         cmocka_unit_test(test_mul_mad),

@@ -67,9 +67,17 @@ SPECS = {
     "conv2d_3x3_tiled": ({"N": 256}, [("in", "f32", "N*N", F32 % 1), ("w", "f32", "9", "fill(0.0625)"),
                                       ("out", "f32", "N*N", "zero")],
                          "N/16, N/16", "16, 16", "in, w, out, N", None),
+    # the tridiagonal CSR matrix kernels_val.cu builds (row r: columns r-1, r,
+    # r+1 clipped at the edges, values -1 2 -1), as expressions of the index:
+    # rowptr[r] = max(0, min(3r-1, 3M-2)), col[j] = (j+1)/3 - 1 + (j+1)%3,
+    # val[j] = 2 where (j+1)%3 == 1, else -1 (2 - 3 d*d with d = (j+1)%3 - 1)
+    "spmv_csr_scalar": ({"M": 4096, "NNZ": "3*M-2"},
+                        [("rowptr", "s32", "M+1", "expr(max(0, min(3*i-1, 3*M-2)))"),
+                         ("col", "s32", "NNZ", "expr((i+1)/3 - 1 + (i+1)%3)"),
+                         ("val", "f32", "NNZ", "expr(2 - 3*((i+1)%3-1)*((i+1)%3-1))"),
+                         ("x", "f32", "M", F32 % 1), ("y", "f32", "M", "zero")],
+                        "(M+255)/256", "256", "rowptr, col, val, x, y, M", None),
 }
-# spmv_csr_scalar needs its tridiagonal CSR arrays (rowptr, col), which no
-# buffer initialiser can express yet: left out (docs/validation.md says so).
 
 
 def entries(ptx):
@@ -104,7 +112,7 @@ def main():
         s.append("// tests/validation/cuda/make_wrappers.py.")
         s.append("")
         for name, v in defs.items():
-            s.append(".define %s %d" % (name, v))
+            s.append(".define %s %s" % (name, v))
         for name, t, count, init in bufs:
             s.append(".buffer %s .%s[%s] %s" % (name, t, count, init))
         s.append(".launch %s grid=(%s) block=(%s) args=(%s)" % (k, grid, block, args))
