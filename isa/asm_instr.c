@@ -236,7 +236,8 @@ static DataType slot_type(const Instr *in, int slot)
     }
     if (in->op == OP_CVT && slot == 1) return (DataType)in->stype;
     if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return T_U32;
-    if ((in->op == OP_POPC || in->op == OP_CLZ) && slot == 0) return T_U32;
+    if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return T_U32;
+    if (in->op == OP_BFE && slot >= 2) return T_U32;
     if (in->mul == MUL_WIDE && isa_operand_bits(in, slot) > isa_type_bits((DataType)in->type))
         return (DataType)(in->type + 1);   /* mad.wide's c: u16->u32, s32->s64 (ISA_TYPES order) */
     return (DataType)in->type;

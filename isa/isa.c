@@ -157,7 +157,7 @@ int isa_operand_bits(const Instr *in, int slot)
     case FMT_LD: case FMT_ST: case FMT_ATOM: case FMT_RED: return tb;
     case FMT_D_A:
         if (in->op == OP_CVT && slot == 1) return isa_type_bits((DataType)in->stype);
-        if ((in->op == OP_POPC || in->op == OP_CLZ) && slot == 0) return 32;
+        if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return 32;
         return tb;
     case FMT_D_AB:
         if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return 32;
@@ -165,6 +165,7 @@ int isa_operand_bits(const Instr *in, int slot)
         return tb;
     case FMT_D_ABC:
         if (in->mul == MUL_WIDE && (slot == 0 || slot == 3)) return 2 * tb;
+        if (in->op == OP_BFE && slot >= 2) return 32;   /* position and length */
         return tb;
     }
     return 0;

@@ -518,6 +518,30 @@ static const Case bit_cases[] = {
     EQ("brev.b64 %rd1, 0xffffffffffffffff", D_R64, ~0ull),
     EQ("brev.b64 %rd1, 1", D_R64, 0x8000000000000000ull),
     EQ("brev.b64 %rd1, 0x12345678", D_R64, 0x1e6a2c4800000000ull),
+    /* bfe: bits 8-15 of 0x12345678 = 0x56; past bit 31 the rest is zero (.u)
+     * or the last bit taken (.s); length 0 gives 0 */
+    EQ("bfe.u32 %r1, 0x12345678, 8, 8", D_R32, 0x56),
+    EQ("bfe.u32 %r1, 0x12345678, 28, 8", D_R32, 0x1),
+    EQ("bfe.s32 %r1, 0x00008000, 8, 8", D_R32, 0xffffff80u),
+    EQ("bfe.s32 %r1, 0x00007000, 8, 8", D_R32, 0x70),
+    EQ("bfe.s32 %r1, 0x12345678, 4, 0", D_R32, 0),
+    EQ("bfe.s32 %r1, 0x80000000, 40, 4", D_R32, 0xffffffffu),
+    EQ("bfe.u64 %rd1, 0x123456789abcdef0, 32, 16", D_R64, 0x5678),
+    EQ("bfe.s64 %rd1, 0x0000800000000000, 40, 8", D_R64, 0xffffffffffffff80ull),
+    /* bfind: the highest set bit (.u) or the highest bit unlike the sign (.s) */
+    EQ("bfind.u32 %r1, 0", D_R32, 0xffffffffu),
+    EQ("bfind.u32 %r1, 1", D_R32, 0),
+    EQ("bfind.u32 %r1, 0x80000000", D_R32, 31),
+    EQ("bfind.s32 %r1, -1", D_R32, 0xffffffffu),
+    EQ("bfind.s32 %r1, -2", D_R32, 0),
+    EQ("bfind.s32 %r1, 0x40000000", D_R32, 30),
+    EQ("bfind.u64 %r1, 0x100000000", D_R32, 32),
+    EQ("bfind.s64 %r1, -4294967296", D_R32, 31),
+    /* prmt: a = 0x33221100 (bytes 00 11 22 33), b = 0x77665544 (bytes 4-7) */
+    EQ("prmt.b32 %r1, 0x33221100, 0x77665544, 0x3210", D_R32, 0x33221100u),
+    EQ("prmt.b32 %r1, 0x33221100, 0x77665544, 0x4567", D_R32, 0x44556677u),
+    EQ("prmt.b32 %r1, 0x33221100, 0x77665544, 0x0001", D_R32, 0x00000011u),
+    EQ("prmt.b32 %r1, 0x00000080, 0, 0x8880", D_R32, 0xffffff80u),
 };
 
 static void test_popc_clz_brev(void **state)
@@ -2078,6 +2102,9 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_POPC, "test_popc_clz_brev" },
     { OP_CLZ, "test_popc_clz_brev" },
     { OP_BREV, "test_popc_clz_brev" },
+    { OP_BFE, "test_popc_clz_brev" },
+    { OP_BFIND, "test_popc_clz_brev" },
+    { OP_PRMT, "test_popc_clz_brev" },
     { OP_RCP, "test_float_rounding" },
     { OP_SQRT, "test_float_rounding" },
     { OP_RSQRT, "test_sfu" },

@@ -325,6 +325,11 @@ static const Sample samples[] = {
     { OP_CLZ, "clz.b64 %r1, %rd2;" },
     { OP_BREV, "brev.b32 %r1, %r2;" },
     { OP_BREV, "brev.b64 %rd1, %rd2;" },
+    { OP_BFE, "bfe.u32 %r1, %r2, 8, 4;" },
+    { OP_BFE, "bfe.s64 %rd1, %rd2, %r3, %r4;" },
+    { OP_BFIND, "bfind.u32 %r1, %r2;" },
+    { OP_BFIND, "bfind.s64 %r1, %rd2;" },
+    { OP_PRMT, "prmt.b32 %r1, %r2, %r3, 0x3210;" },
     /* special functions */
     { OP_RCP, "rcp.rn.f32 %f1, %f2;" },
     { OP_RCP, "rcp.approx.ftz.f32 %f1, %f2;" },

@@ -295,6 +295,36 @@ static uint64_t int_op_raw(const X *x, int lane)
     case OP_POPC: { uint64_t n = 0; for (uint64_t v = ua; v; v &= v - 1) n++; return n; }
     case OP_CLZ: { int n = 0; for (int i = bits - 1; i >= 0 && !((ua >> i) & 1); i--) n++; return (uint64_t)n; }
     case OP_BREV: { uint64_t r = 0; for (int i = 0; i < bits; i++) if ((ua >> i) & 1) r |= 1ull << (bits - 1 - i); return r; }
+    case OP_BFE: {
+        /* PTX: d[i] = a[pos + i] for i < len and pos + i <= msb, else the
+         * sign bit: a[min(pos + len - 1, msb)] (.s, len > 0) or 0 */
+        int pos = (int)(rb & 0xff), len = (int)(rc & 0xff), msb = bits - 1;
+        int sbit = sgn && len > 0 ? (int)((ua >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1) : 0;
+        uint64_t r = 0;
+        for (int i = 0; i < bits; i++) {
+            int bit = i < len && pos + i <= msb ? (int)((ua >> (pos + i)) & 1) : sbit;
+            r |= (uint64_t)bit << i;
+        }
+        return r;
+    }
+    case OP_BFIND: {
+        /* .s: the most significant bit unlike the sign bit (the bits of ~a
+         * for negative a) */
+        uint64_t v = sgn && a < 0 ? zx(~ua, bits) : ua;
+        for (int i = bits - 1; i >= 0; i--) if ((v >> i) & 1) return (uint64_t)i;
+        return 0xffffffffull;
+    }
+    case OP_PRMT: {
+        uint64_t bytes = (zx(rb, 32) << 32) | zx(ra, 32);   /* {b, a}: a is bytes 0-3 */
+        uint64_t r = 0;
+        for (int i = 0; i < 4; i++) {
+            unsigned sel = (unsigned)(rc >> (4 * i)) & 0xf;
+            uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;
+            if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;   /* replicate the sign */
+            r |= byte << (8 * i);
+        }
+        return r;
+    }
     default: return 0;
     }
 }
@@ -1136,6 +1166,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
         break;
     case OP_REM: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
+    case OP_BFE: case OP_BFIND: case OP_PRMT:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
     case OP_VOTE: if ((rc = check_members(&x, m, 2)) == 0) exec_vote(&x, m); break;
