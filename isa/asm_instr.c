@@ -190,6 +190,16 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
     case OP_SHFL:
         if (!in->sub) { asm_err(A, t, "shfl.sync needs .up, .down, .bfly or .idx"); return -1; }
         break;
+    case OP_REDUX: {
+        int arith = in->sub == ATOM_ADD || in->sub == ATOM_MIN || in->sub == ATOM_MAX;
+        int logic = in->sub == ATOM_AND || in->sub == ATOM_OR || in->sub == ATOM_XOR;
+        if (!arith && !logic) { asm_err(A, t, "redux.sync needs .add, .min, .max (.u32 .s32) or .and, .or, .xor (.b32)"); return -1; }
+        if (arith == (in->type == T_B32)) {
+            asm_err(A, t, arith ? "redux.sync.add/.min/.max take .u32 or .s32" : "redux.sync.and/.or/.xor take .b32");
+            return -1;
+        }
+        break;
+    }
     case OP_ATOM: case OP_RED:
         if (!in->sub) { asm_err(A, t, "%s needs an operation (.add .min .max .inc .dec .exch .cas .and .or .xor)", mn); return -1; }
         if (in->op == OP_RED && in->sub == ATOM_CAS) { asm_err(A, t, "red has no .cas; use atom.cas"); return -1; }

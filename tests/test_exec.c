@@ -1898,6 +1898,65 @@ static void test_divergence(void **state)
 /* A loop whose body diverges, with lanes that leave from inside the loop
  * body; and code after a branch whose paths end in ret (reconvergence at
  * the exit). */
+/* redux.sync over a full warp, t = 0..31: sum 496, min.s32 of 10 - t =
+ * -21, max.u32 31, and 0 / or 31 / xor 0 of t; then lanes 0-15 alone
+ * (membermask 0xffff) under a branch: sum 0..15 = 120.  A membermask that
+ * names a lane not there is a fault. */
+static void test_redux(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u32[256] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    sub.s32 %r2, 10, %r1;\n"
+        "    redux.sync.add.u32 %r3, %r1, 0xffffffff;\n"
+        "    redux.sync.min.s32 %r4, %r2, 0xffffffff;\n"
+        "    redux.sync.max.u32 %r5, %r1, 0xffffffff;\n"
+        "    redux.sync.and.b32 %r6, %r1, 0xffffffff;\n"
+        "    redux.sync.or.b32 %r7, %r1, 0xffffffff;\n"
+        "    redux.sync.xor.b32 %r8, %r1, 0xffffffff;\n"
+        "    mov.u32 %r9, 0;\n"
+        "    setp.ge.u32 %p1, %r1, 16;\n"
+        "    @%p1 bra J;\n"
+        "    redux.sync.add.u32 %r9, %r1, 0xffff;\n"
+        "J:\n"
+        "    mul.wide.u32 %rd2, %r1, 32;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+        "    st.global.v4.u32 [%rd3+16], {%r7, %r8, %r9, %r1};\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t t = 0; t < 32; t++) {
+        const uint32_t *r = o + 8 * t;
+        assert_int_equal(r[0], 496);
+        assert_int_equal(r[1], (uint32_t)-21);
+        assert_int_equal(r[2], 31);
+        assert_int_equal(r[3], 0);
+        assert_int_equal(r[4], 31);
+        assert_int_equal(r[5], 0);   /* 0 ^ 1 ^ ... ^ 31 */
+        assert_int_equal(r[6], t < 16 ? 120 : 0);
+    }
+    sim_free(&s);
+    static const char bad[] =
+        ".buffer out .u32[1] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    setp.ge.u32 %p1, %r1, 16;\n"
+        "    @%p1 bra J;\n"
+        "    redux.sync.add.u32 %r9, %r1, 0xffffffff;\n"
+        "J:\n"
+        "    ret;\n}\n";
+    assert_int_equal(sim_run(&s, bad), RUN_FAULT);
+    assert_int_equal(s.run.fault.kind, FAULT_MEMBERMASK);
+    sim_free(&s);
+}
+
 /* Device functions: a nested call (sq calls inc) made only by lanes
  * t < 20 (the others wait after the call), registers of the caller kept,
  * return values through .params: out[t] = t*t + (t+1) + 100 for t < 20,
@@ -2125,6 +2184,7 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_RET, "test_divergence" },
     { OP_EXIT, "test_exit_inside_divergence" },
     { OP_CALL, "test_calls" },
+    { OP_REDUX, "test_redux" },
     { OP_VOTE, "test_vote" },
     { OP_SHFL, "test_shfl, test_shfl_divergent" },
     { OP_ACTIVEMASK, "test_activemask_and_syncs, test_vote" },
@@ -2195,6 +2255,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_int_add_sub),
         cmocka_unit_test(test_calls),
+        cmocka_unit_test(test_redux),
         cmocka_unit_test(test_expr_initialiser),
         cmocka_unit_test(test_fma_full_warps_match_fmaf),
         cmocka_unit_test(test_narrow_types_in_wide_registers),

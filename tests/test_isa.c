@@ -398,6 +398,9 @@ static const Sample samples[] = {
     { OP_RET, "ret.uni;" },
     { OP_EXIT, "exit;" },
     { OP_CALL, "call.uni (cr), fn, (ca);" },
+    { OP_REDUX, "redux.sync.add.u32 %r1, %r2, 0xffffffff;" },
+    { OP_REDUX, "redux.sync.min.s32 %r1, %r2, %r3;" },
+    { OP_REDUX, "redux.sync.xor.b32 %r1, %r2, 0xffff;" },
     { OP_CALL, "@%p1 call (cr), fn, (ca);" },
     { OP_EXIT, "@!%p1 exit;" },
     /* warp-level */

@@ -834,6 +834,27 @@ static int check_members(const X *x, LaneMask m, int slot)
     return 0;
 }
 
+/* redux.sync: one value from every member lane (all active: checked) */
+static void exec_redux(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws, sgn = in->type == T_S32, first = 1;
+    uint64_t r = 0;
+    FOR_LANES(m, l) {
+        uint64_t v = zx(val(x, &in->opd[1], l), 32);
+        if (first) { r = v; first = 0; continue; }
+        switch (in->sub) {
+        case ATOM_ADD: r = zx(r + v, 32); break;
+        case ATOM_MIN: r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
+        case ATOM_MAX: r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
+        case ATOM_AND: r &= v; break;
+        case ATOM_OR: r |= v; break;
+        default: r ^= v; break;
+        }
+    }
+    FOR_LANES(m, l) wreg(x, &in->opd[0], l, r);
+}
+
 static void exec_vote(const X *x, LaneMask m)
 {
     const Instr *in = x->in;
@@ -1171,6 +1192,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
         break;
     case OP_VOTE: if ((rc = check_members(&x, m, 2)) == 0) exec_vote(&x, m); break;
     case OP_SHFL: if ((rc = check_members(&x, m, 4)) == 0) exec_shfl(&x, m); break;
+    case OP_REDUX: if ((rc = check_members(&x, m, 2)) == 0) exec_redux(&x, m); break;
     case OP_ACTIVEMASK: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, m); break;
     /* control and synchronisation are handled by warp_issue */
     case OP_BAR_WARP_SYNC: rc = check_members(&x, m, 0); break;
