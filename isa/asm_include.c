@@ -278,21 +278,7 @@ int asm_include_pop(Asm *A)
 
 /* Main-pass errors carry program lines and the kernel file's name: give
  * each its file and line. */
-void asm_include_fix_diags(Asm *A, int from)
-{
-    DiagList *dl = A->dl;
-    if (A->p->nfiles < 2) return;
-    for (int i = from; i < dl->n; i++) {
-        Diag *d = &dl->v[i];
-        if (d->line <= 0 || strcmp(d->file, A->file) != 0) continue;
-        int local;
-        const char *f = program_where(A->p, d->line, &local);
-        if (f == A->p->filename || !strcmp(f, d->file)) { d->line = local; continue; }
-        free(d->file);
-        d->file = asm_xstrndup(f, strlen(f));
-        d->line = local;
-    }
-}
+void asm_include_fix_diags(Asm *A, int from) { program_fix_diags(A->p, A->dl, from); }
 
 /* ---- .file, .loc, .section ------------------------------------------------ */
 

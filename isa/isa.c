@@ -195,6 +195,25 @@ const char *program_where(const Program *p, int line, int *local)
     return best->name;
 }
 
+void program_fix_diags(const Program *p, DiagList *dl, int from)
+{
+    if (!p || p->nfiles < 2) return;
+    for (int i = from; i < dl->n; i++) {
+        Diag *d = &dl->v[i];
+        if (d->line <= 0 || strcmp(d->file, p->filename) != 0) continue;
+        int local;
+        const char *f = program_where(p, d->line, &local);
+        d->line = local;
+        if (strcmp(f, d->file) == 0) continue;
+        size_t n = strlen(f);
+        char *copy = malloc(n + 1);
+        if (!copy) abort();
+        memcpy(copy, f, n + 1);
+        free(d->file);
+        d->file = copy;
+    }
+}
+
 const char *program_cuda_line(const Program *p, int line, int *cuda_line)
 {
     if (!p || !p->locs || line < 1 || line > p->nlines || !p->locs[line].file) return NULL;

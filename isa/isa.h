@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "diag.h"
+
 /* ---- data types ------------------------------------------------------ */
 #define ISA_TYPES(X) \
     X(T_NONE, "",     0, TK_NONE) \
@@ -424,6 +426,9 @@ typedef struct Program {
 /* Source text of a line (1-based), without its newline; "" if out of range.
  * *len receives the length. */
 const char *program_line(const Program *p, int line, int *len);
+/* Errors from index `from` on that name p->filename with a program line:
+ * the file (of an .include) and line they really are at. */
+void program_fix_diags(const Program *p, DiagList *dl, int from);
 /* The file a program line is in, and (*local) its line there. */
 const char *program_where(const Program *p, int line, int *local);
 /* The CUDA file (its base name) and (*cuda_line) line that .loc gives a

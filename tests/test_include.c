@@ -277,6 +277,9 @@ static void test_end_to_end(void **s)
     expect("--disasm " DIR "module.ptx", 0, "ld.global.u32 %r3, [%rd4];   // twice.cu:10");
     expect("--disasm " DIR "wrapper.s", 0, "Lmodule.ptx:27 */ ld.global.u32");
     expect("--disasm " DIR "bad.s", 2, DIR "bad_inner.ptx:4:2: error: unknown opcode 'ad'");
+    /* host directives of an included file: paths relative to it, errors in it */
+    expect("--functional configs/hopper.ini " DIR "bad_host.s", 2,
+           DIR "bad_host.ptx:1:9: error: buffer a: cannot open " DIR "missing.txt");
     expect("--functional configs/hopper.ini " DIR "nested.s", 0, NULL);
     /* docs/kernel-format.md's walk-through: scale.cu, nvcc's scale.ptx, scale.s */
     expect("configs/hopper.ini " DIR "scale.s", 0, "check y          PASS  (1000 values");

@@ -50,9 +50,10 @@ static uint64_t next_random(uint64_t *s)
 static int load_file(const Program *p, const BufferSpec *b, uint8_t *data, DiagList *dl)
 {
     char path[4096];
-    const char *slash = strrchr(p->filename, '/');
+    const char *file = program_where(p, b->line, NULL);   /* relative to the file that says it (.include) */
+    const char *slash = strrchr(file, '/');
     if (b->path[0] != '/' && slash)
-        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - p->filename), p->filename, b->path);
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - file), file, b->path);
     else
         snprintf(path, sizeof path, "%s", b->path);
     FILE *f = fopen(path, "r");

@@ -51,12 +51,13 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     r->opt = *o;
     r->occ = calloc((size_t)(p->nlaunches ? p->nlaunches : 1), sizeof *r->occ);
     if (!r->occ) return RUN_BAD_INPUT;
-    if (check_launches(r, p, cfg, dl) || host_validate_checks(p, dl)) return RUN_BAD_INPUT;
+    int from = dl->n;
+    if (check_launches(r, p, cfg, dl) || host_validate_checks(p, dl)) { program_fix_diags(p, dl, from); return RUN_BAD_INPUT; }
     if (mem_init(&r->mem, p) || stats_init(&r->stats, p->nlines, cfg->gpu.num_sms)) {
         diag_add(dl, p->filename, 0, 0, NULL, "out of memory for the buffers");
         return RUN_BAD_INPUT;
     }
-    if (host_init_buffers(p, &r->mem, dl)) return RUN_BAD_INPUT;
+    if (host_init_buffers(p, &r->mem, dl)) { program_fix_diags(p, dl, from); return RUN_BAD_INPUT; }
     uint64_t max_steps = o->max_cycles ? o->max_cycles : DEFAULT_MAX_STEPS;
     uint64_t now = 0;
     MemSys *ms = NULL;
