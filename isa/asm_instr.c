@@ -269,7 +269,10 @@ static int check_reg_width(Asm *A, const Token *t, const Instr *in, int slot, in
     }
     if (is_pred || need == 0 || need <= 16) return 0;
     int have = A->e->regs[idx].bits;
-    if (have != need) {
+    /* PTX: ld and st may name a register wider than their type (st stores
+     * its low bytes, ld extends by the type's signedness); nvcc does */
+    int wider_ok = (in->op == OP_ST && slot == 1) || (in->op == OP_LD && slot == 0);
+    if (have != need && !(wider_ok && have > need)) {
         asm_err(A, t, "%s is a %d-bit register; %s%s.%s needs a %d-bit register here", asm_show(t, b, sizeof b), have,
             opname(in), in->mul == MUL_WIDE ? ".wide" : "",
             isa_type_name(in->mul == MUL_WIDE ? (DataType)in->type : slot_type(in, slot)), need);
@@ -306,7 +309,11 @@ static int imm_to_slot(Asm *A, const Token *t, const Instr *in, int slot, Operan
 {
     DataType ty = slot_type(in, slot);
     o->kind = OPD_IMM;
-    if (ty == T_PRED) { asm_err(A, t, "%s: a predicate operand cannot be an immediate", opname(in)); return -1; }
+    if (ty == T_PRED && in->op == OP_MOV && slot == 1 && !is_float && (v == 0 || v == 1)) {
+        o->imm = v;   /* mov.pred %p, 0 / 1: false or true, as nvcc writes */
+        return 0;
+    }
+    if (ty == T_PRED) { asm_err(A, t, "%s: a predicate operand cannot be an immediate (only mov.pred takes 0 or 1)", opname(in)); return -1; }
     if (isa_type_kind(ty) == TK_FLOAT) {
         double d = is_float ? f : (double)v;
         if (ty == T_F32) {

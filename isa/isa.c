@@ -394,7 +394,8 @@ void isa_doc(FILE *out)
         fprintf(out, "| .%s | %d | %s |\n", types[t].name, types[t].bits, kind_names[types[t].kind]);
     fputs("\n## Special registers\n\n", out);
     for (int s = 0; s < SR_COUNT; s++) fprintf(out, "%s`%s`", s ? ", " : "", isa_sreg_names[s]);
-    fputs(".\n\n`%clock` and `%clock64` read the SM's cycle counter; `%lanemask_*` are the\n"
+    fputs(".\n\n`%clock` and `%clock64` read the SM's cycle counter (`%globaltimer`: the same\n"
+          "in nanoseconds, at `gpu.core_clock_mhz`); `%lanemask_*` are the\n"
           "masks of lanes equal to, below, up to, above and from this lane.\n\n"
           "`WARP_SZ` is PTX's predefined warp-size constant. It is known only at run time\n"
           "(`sm.warp_size` in the config: 4, 8, 16 or 32), so it is an operand wherever an\n"

@@ -162,6 +162,7 @@ extern const OpInfo isa_ops[OP_COUNT];
     X(SR_NCTAID_X, "%nctaid.x") X(SR_NCTAID_Y, "%nctaid.y") X(SR_NCTAID_Z, "%nctaid.z") \
     X(SR_LANEID, "%laneid") X(SR_WARPID, "%warpid") X(SR_NWARPID, "%nwarpid") \
     X(SR_SMID, "%smid") X(SR_NSMID, "%nsmid") X(SR_CLOCK, "%clock") X(SR_CLOCK64, "%clock64") \
+    X(SR_GLOBALTIMER, "%globaltimer")   /* nanoseconds: %clock64 at gpu.core_clock_mhz */ \
     X(SR_LANEMASK_EQ, "%lanemask_eq") X(SR_LANEMASK_LT, "%lanemask_lt") \
     X(SR_LANEMASK_LE, "%lanemask_le") X(SR_LANEMASK_GT, "%lanemask_gt") \
     X(SR_LANEMASK_GE, "%lanemask_ge") \

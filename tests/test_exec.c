@@ -1898,6 +1898,44 @@ static void test_divergence(void **state)
 /* A loop whose body diverges, with lanes that leave from inside the loop
  * body; and code after a branch whose paths end in ret (reconvergence at
  * the exit). */
+/* What nvcc writes and PTX allows: st.u32 from a 64-bit register (its low
+ * bytes), ld.s32/.u32 into one (sign- or zero-extended), mov.pred of 0 or
+ * 1; and %globaltimer, nanoseconds: %clock64 x 1000 / gpu.core_clock_mhz. */
+static void test_nvcc_forms(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u64[6] zero\n"
+        ".launch k grid=1 block=1 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.b64 %rd2, 0xfffffffe80000001;\n"
+        "    st.global.u32 [%rd1], %rd2;\n"
+        "    ld.global.s32 %rd3, [%rd1];\n"
+        "    ld.global.u32 %rd4, [%rd1];\n"
+        "    st.global.u64 [%rd1+8], %rd3;\n"
+        "    st.global.u64 [%rd1+16], %rd4;\n"
+        "    mov.pred %p1, 1;\n"
+        "    mov.pred %p2, 0;\n"
+        "    selp.u64 %rd5, 7, 9, %p1;\n"
+        "    @%p2 mov.u64 %rd5, 11;\n"
+        "    st.global.u64 [%rd1+24], %rd5;\n"
+        "    mov.u64 %rd6, %clock64;\n"
+        "    mov.u64 %rd7, %globaltimer;\n"
+        "    st.global.v2.u64 [%rd1+32], {%rd6, %rd7};\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint64_t *o = sim_buf(&s, "out");
+    assert_int_equal(o[0], 0x80000001u);
+    assert_int_equal(o[1], 0xffffffff80000001ull);
+    assert_int_equal(o[2], 0x80000001u);
+    assert_int_equal(o[3], 7);
+    double ns = 1000.0 / s.cfg.gpu.core_clock_mhz;
+    assert_true(o[5] >= (uint64_t)((double)o[4] * ns) && o[5] <= (uint64_t)((double)(o[4] + 2) * ns) + 1);
+    sim_free(&s);
+}
+
 /* redux.sync over a full warp, t = 0..31: sum 496, min.s32 of 10 - t =
  * -21, max.u32 31, and 0 / or 31 / xor 0 of t; then lanes 0-15 alone
  * (membermask 0xffff) under a branch: sum 0..15 = 120.  A membermask that
@@ -2256,6 +2294,7 @@ int main(void)
         cmocka_unit_test(test_int_add_sub),
         cmocka_unit_test(test_calls),
         cmocka_unit_test(test_redux),
+        cmocka_unit_test(test_nvcc_forms),
         cmocka_unit_test(test_expr_initialiser),
         cmocka_unit_test(test_fma_full_warps_match_fmaf),
         cmocka_unit_test(test_narrow_types_in_wide_registers),

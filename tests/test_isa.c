@@ -399,6 +399,9 @@ static const Sample samples[] = {
     { OP_EXIT, "exit;" },
     { OP_CALL, "call.uni (cr), fn, (ca);" },
     { OP_REDUX, "redux.sync.add.u32 %r1, %r2, 0xffffffff;" },
+    { OP_MOV, "mov.pred %p1, 1;" },
+    { OP_ST, "st.global.u32 [%rd1], %rd2;" },
+    { OP_LD, "ld.global.s32 %rd1, [%rd2];" },
     { OP_REDUX, "redux.sync.min.s32 %r1, %r2, %r3;" },
     { OP_REDUX, "redux.sync.xor.b32 %r1, %r2, 0xffff;" },
     { OP_CALL, "@%p1 call (cr), fn, (ca);" },
@@ -949,8 +952,8 @@ static void test_sreg_names(void **state)
     /* every special register reads back as itself */
     for (int s = 0; s < SR_COUNT; s++) {
         char line[64];
-        snprintf(line, sizeof line, "mov.u%d %s1, %s;", s == SR_CLOCK64 ? 64 : 32,
-                 s == SR_CLOCK64 ? "%rd" : "%r", isa_sreg_names[s]);
+        int wide = s == SR_CLOCK64 || s == SR_GLOBALTIMER;
+        snprintf(line, sizeof line, "mov.u%d %s1, %s;", wide ? 64 : 32, wide ? "%rd" : "%r", isa_sreg_names[s]);
         Program *p = asm_line(line);
         const Instr *in = &p->entries[0].code[0];
         assert_int_equal(in->opd[1].kind, OPD_SREG);

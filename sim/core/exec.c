@@ -94,6 +94,7 @@ static uint64_t sreg(const X *x, int s, int lane)
     case SR_NSMID: return (uint64_t)k->nsms;
     case SR_CLOCK: return (uint32_t)k->clock;
     case SR_CLOCK64: return k->clock;
+    case SR_GLOBALTIMER: return (uint64_t)((double)k->clock * k->ns_per_clock);
     case SR_LANEMASK_EQ: return 1u << lane;
     case SR_LANEMASK_LT: return (1u << lane) - 1;
     case SR_LANEMASK_LE: return (((1u << lane) << 1) - 1) & all;

@@ -9,8 +9,9 @@
 /* ---- kernel and CTA setup ----------------------------------------------------- */
 static uint32_t align8(uint32_t v) { return (v + 7u) & ~7u; }
 
-void kernel_set_call_depth(Kernel *k, int max_call_depth)
+void kernel_configure(Kernel *k, int max_call_depth, double core_clock_mhz)
 {
+    k->ns_per_clock = core_clock_mhz > 0 ? 1000.0 / core_clock_mhz : 1.0;
     const Entry *e = k->entry;
     uint32_t big = 0;
     for (int i = 0; i < e->nlinked; i++) if (align8(e->linked[i].frame_bytes) > big) big = align8(e->linked[i].frame_bytes);
@@ -48,8 +49,7 @@ int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
     }
     /* frame memory: the entry's call scratch, then max_call_depth frames of
      * the largest linked .func */
-    k->max_call_depth = 64;
-    kernel_set_call_depth(k, k->max_call_depth);
+    kernel_configure(k, 64, 1000.0);
     /* module variables (.global) sit in their buffers */
     k->var_base = calloc((size_t)(p->nvars ? p->nvars : 1), sizeof *k->var_base);
     if (!k->var_base) return -1;

@@ -99,6 +99,7 @@ struct Kernel {
     uint32_t param_bytes;
     uint64_t *var_base;          /* per Program var: a .global's address, else 0 */
     int max_call_depth;          /* sm.max_call_depth */
+    double ns_per_clock;         /* %globaltimer = %clock64 x this (1000 / gpu.core_clock_mhz) */
     uint32_t frame_stride;       /* frame memory per lane (0: the entry makes no calls) */
     uint64_t nctas;
     uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
@@ -109,8 +110,9 @@ struct Kernel {
 int kernel_init(Kernel *k, const Program *p, int launch_index, Memory *mem, Stats *st,
                 int warp_size, int nsms, int max_warps_per_sm);
 void kernel_free(Kernel *k);
-/* Size the frame memory for calls nested max_call_depth deep (sm.max_call_depth). */
-void kernel_set_call_depth(Kernel *k, int max_call_depth);
+/* What the config says beyond kernel_init: the frame memory for calls
+ * nested max_call_depth deep (sm.max_call_depth), the clock for %globaltimer. */
+void kernel_configure(Kernel *k, int max_call_depth, double core_clock_mhz);
 /* Block linear index -> CTA with fresh warps, registers, shared and local
  * memory. */
 int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid);

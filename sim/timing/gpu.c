@@ -27,7 +27,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     Timing t;
     memset(&t, 0, sizeof t);
     if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps)) return -1;
-    kernel_set_call_depth(&k, cfg->sm.max_call_depth);
+    kernel_configure(&k, cfg->sm.max_call_depth, cfg->gpu.core_clock_mhz);
     const LaunchSpec *l = k.spec;
     occupancy_compute(&t.occ, cfg, (int)(l->block[0] * l->block[1] * l->block[2]), k.entry->regs_per_thread,
                       program_launch_shared(p, l), k.nctas);
