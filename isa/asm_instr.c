@@ -190,6 +190,9 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
     case OP_SHFL:
         if (!in->sub) { asm_err(A, t, "shfl.sync needs .up, .down, .bfly or .idx"); return -1; }
         break;
+    case OP_MATCH:
+        if (in->sub != VOTE_ANY && in->sub != VOTE_ALL) { asm_err(A, t, "match.sync needs .any or .all"); return -1; }
+        break;
     case OP_REDUX: {
         int arith = in->sub == ATOM_ADD || in->sub == ATOM_MIN || in->sub == ATOM_MAX;
         int logic = in->sub == ATOM_AND || in->sub == ATOM_OR || in->sub == ATOM_XOR;
@@ -248,6 +251,7 @@ static DataType slot_type(const Instr *in, int slot)
     if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return T_U32;
     if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return T_U32;
     if (in->op == OP_BFE && slot >= 2) return T_U32;
+    if (in->op == OP_MATCH && slot != 1) return T_B32;
     if (in->mul == MUL_WIDE && isa_operand_bits(in, slot) > isa_type_bits((DataType)in->type))
         return (DataType)(in->type + 1);   /* mad.wide's c: u16->u32, s32->s64 (ISA_TYPES order) */
     return (DataType)in->type;

@@ -932,6 +932,7 @@ static const BadCase bad_cases[] = {
     { "buffer of predicates", ".buffer c .pred[4]\n.entry k\n{\n    ret;\n}\n", 1, 11, "expected an element type" },
     { "unknown initialiser", ".buffer d .f32[4] rand\n.entry k\n{\n    ret;\n}\n", 1, 19,
       "unknown initialiser 'rand' (did you mean 'random'?) (zero, random(...), iota, fill(v), file(\"path\"), expr(EXPR of i))" },
+    { "match.sync.uni", IN_ENTRY("match.sync.uni.b32 %r1, %r2, 0xffffffff;"), 3, 5, "match.sync needs .any or .all" },
     { "redux.sync without an operation", IN_ENTRY("redux.sync.u32 %r1, %r2, 0xffffffff;"), 3, 5,
       "redux.sync needs .add, .min, .max (.u32 .s32) or .and, .or, .xor (.b32)" },
     { "redux.sync.and on .u32", IN_ENTRY("redux.sync.and.u32 %r1, %r2, 0xffffffff;"), 3, 5,

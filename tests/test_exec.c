@@ -1898,6 +1898,46 @@ static void test_divergence(void **state)
 /* A loop whose body diverges, with lanes that leave from inside the loop
  * body; and code after a branch whose paths end in ret (reconvergence at
  * the exit). */
+/* match.sync on t % 4 (lanes 0x11111111 << t % 4 agree), .all on a
+ * constant (every lane: 0xffffffff) and on t (0), then t / 8 among lanes
+ * 0-15 only (membermask 0xffff: 0xff or 0xff00); nanosleep sleeps 0 ns. */
+static void test_match(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u32[128] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    and.b32 %r2, %r1, 3;\n"
+        "    nanosleep.u32 100;\n"
+        "    match.sync.any.b32 %r3, %r2, 0xffffffff;\n"
+        "    match.sync.all.b32 %r4, 7, 0xffffffff;\n"
+        "    cvt.u64.u32 %rd4, %r1;\n"
+        "    match.sync.all.b64 %r5, %rd4, 0xffffffff;\n"
+        "    mov.u32 %r6, 0;\n"
+        "    setp.ge.u32 %p1, %r1, 16;\n"
+        "    @%p1 bra J;\n"
+        "    shr.u32 %r7, %r1, 3;\n"
+        "    match.sync.any.b32 %r6, %r7, 0xffff;\n"
+        "J:\n"
+        "    mul.wide.u32 %rd2, %r1, 16;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t t = 0; t < 32; t++) {
+        assert_int_equal(o[4 * t], 0x11111111u << (t % 4));
+        assert_int_equal(o[4 * t + 1], 0xffffffffu);
+        assert_int_equal(o[4 * t + 2], 0);
+        assert_int_equal(o[4 * t + 3], t >= 16 ? 0 : t < 8 ? 0xffu : 0xff00u);
+    }
+    sim_free(&s);
+}
+
 /* What nvcc writes and PTX allows: st.u32 from a 64-bit register (its low
  * bytes), ld.s32/.u32 into one (sign- or zero-extended), mov.pred of 0 or
  * 1; and %globaltimer, nanoseconds: %clock64 x 1000 / gpu.core_clock_mhz. */
@@ -2223,6 +2263,8 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_EXIT, "test_exit_inside_divergence" },
     { OP_CALL, "test_calls" },
     { OP_REDUX, "test_redux" },
+    { OP_MATCH, "test_match" },
+    { OP_NANOSLEEP, "test_match" },
     { OP_VOTE, "test_vote" },
     { OP_SHFL, "test_shfl, test_shfl_divergent" },
     { OP_ACTIVEMASK, "test_activemask_and_syncs, test_vote" },
@@ -2295,6 +2337,7 @@ int main(void)
         cmocka_unit_test(test_calls),
         cmocka_unit_test(test_redux),
         cmocka_unit_test(test_nvcc_forms),
+        cmocka_unit_test(test_match),
         cmocka_unit_test(test_expr_initialiser),
         cmocka_unit_test(test_fma_full_warps_match_fmaf),
         cmocka_unit_test(test_narrow_types_in_wide_registers),

@@ -835,6 +835,25 @@ static int check_members(const X *x, LaneMask m, int slot)
     return 0;
 }
 
+/* match.sync: lanes of the membermask (all active: checked) by value */
+static void exec_match(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws, bits = isa_type_bits((DataType)in->type);
+    int all = 1, first = -1;
+    FOR_LANES(m, l) {
+        if (first < 0) first = l;
+        else if (zx(val(x, &in->opd[1], l), bits) != zx(val(x, &in->opd[1], first), bits)) all = 0;
+    }
+    FOR_LANES(m, l) {
+        LaneMask same = 0;
+        uint64_t v = zx(val(x, &in->opd[1], l), bits);
+        if (in->sub == VOTE_ALL) same = all ? m : 0;
+        else FOR_LANES(m, k) if (zx(val(x, &in->opd[1], k), bits) == v) same |= 1u << k;
+        wreg(x, &in->opd[0], l, same);
+    }
+}
+
 /* redux.sync: one value from every member lane (all active: checked) */
 static void exec_redux(const X *x, LaneMask m)
 {
@@ -1194,6 +1213,8 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     case OP_VOTE: if ((rc = check_members(&x, m, 2)) == 0) exec_vote(&x, m); break;
     case OP_SHFL: if ((rc = check_members(&x, m, 4)) == 0) exec_shfl(&x, m); break;
     case OP_REDUX: if ((rc = check_members(&x, m, 2)) == 0) exec_redux(&x, m); break;
+    case OP_MATCH: if ((rc = check_members(&x, m, 2)) == 0) exec_match(&x, m); break;
+    case OP_NANOSLEEP: break;   /* 0 ns: within PTX's [0, 2t] */
     case OP_ACTIVEMASK: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, m); break;
     /* control and synchronisation are handled by warp_issue */
     case OP_BAR_WARP_SYNC: rc = check_members(&x, m, 0); break;
