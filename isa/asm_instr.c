@@ -110,6 +110,9 @@ static int decode_mnemonic(Asm *A, const Token *t, Instr *in)
         /* .shared::cta and .shared::cluster name the CTA's shared window */
         if (wl > 5 && memcmp(part[i], "shared::", 8 < wl ? 8 : (size_t)wl) == 0) wl = 6;
         snprintf(word, sizeof word, "%.*s", wl < 60 ? wl : 60, part[i]);
+        /* cp.async.ca.shared.global: the source space is always .global;
+         * .L2::128B and the like are prefetch hints */
+        if (op == OP_CP_ASYNC && (!strcmp(word, "global") || !strncmp(word, "L2::", 4))) continue;
         DataType tt = isa_type_lookup(word, (int)strlen(word));
         if (tt != T_NONE) {
             if (nty < 3) ty[nty] = tt;
@@ -190,6 +193,10 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
     case OP_SHFL:
         if (!in->sub) { asm_err(A, t, "shfl.sync needs .up, .down, .bfly or .idx"); return -1; }
         break;
+    case OP_CP_ASYNC:
+        if (in->space != SP_SHARED) { asm_err(A, t, "cp.async copies from .global to .shared: write cp.async.ca.shared.global"); return -1; }
+        if (in->cache != CACHE_NONE && in->cache != CACHE_CA && in->cache != CACHE_CG) { asm_err(A, t, "cp.async takes .ca or .cg"); return -1; }
+        break;
     case OP_MATCH:
         if (in->sub != VOTE_ANY && in->sub != VOTE_ALL) { asm_err(A, t, "match.sync needs .any or .all"); return -1; }
         break;
@@ -252,6 +259,7 @@ static DataType slot_type(const Instr *in, int slot)
     if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return T_U32;
     if (in->op == OP_BFE && slot >= 2) return T_U32;
     if (in->op == OP_MATCH && slot != 1) return T_B32;
+    if (in->op == OP_CP_ASYNC) return T_U32;
     if (in->mul == MUL_WIDE && isa_operand_bits(in, slot) > isa_type_bits((DataType)in->type))
         return (DataType)(in->type + 1);   /* mad.wide's c: u16->u32, s32->s64 (ISA_TYPES order) */
     return (DataType)in->type;
@@ -588,7 +596,7 @@ static const char *const format_operands[] = {
     [FMT_LD] = "d, [a]", [FMT_ST] = "[a], b", [FMT_ATOM] = "d, [a], b[, c]",
     [FMT_RED] = "[a], b", [FMT_BRA] = "a label", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
-    [FMT_CALL] = "[(rets),] func[, (args)]",
+    [FMT_CALL] = "[(rets),] func[, (args)]", [FMT_CP] = "[d], [a], size[, c]",
 };
 
 /* Between operands: a ',' is required; ';' early means too few. */
@@ -602,6 +610,29 @@ static int comma(Asm *A, const Instr *in)
     else if (t.kind != TOK_ERROR)
         asm_err(A, &t, "expected ',' between operands of %s, got %s", opname(in), asm_show(&t, b, sizeof b));
     return -1;
+}
+
+/* cp.async [shared], [global], size[, src-size] */
+static int parse_cp_async(Asm *A, Instr *in, Operand *o, int *last)
+{
+    if (parse_mem(A, in, &o[0]) || comma(A, in)) return -1;
+    in->space = SP_GLOBAL;   /* the source's space, for its checks */
+    int rc = parse_mem(A, in, &o[1]);
+    in->space = SP_SHARED;
+    if (rc || comma(A, in)) return -1;
+    Token at = asm_peek(A);
+    int64_t n;
+    if (asm_parse_expr(A, &n)) return -1;
+    if (n != 4 && n != 8 && n != 16) { asm_err(A, &at, "cp.async copies 4, 8 or 16 bytes, not %lld", (long long)n); return -1; }
+    if (in->cache == CACHE_CG && n != 16) { asm_err(A, &at, "cp.async.cg copies 16 bytes"); return -1; }
+    o[2].kind = OPD_IMM;
+    o[2].imm = n;
+    *last = 2;
+    if (asm_accept(A, ',')) {
+        if (parse_src(A, in, 3, &o[3])) return -1;
+        *last = 3;
+    }
+    return 0;
 }
 
 static int parse_operands(Asm *A, Instr *in)
@@ -643,6 +674,7 @@ static int parse_operands(Asm *A, Instr *in)
         rc = parse_mem(A, in, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]); last = 1; break;
     case FMT_BRA: rc = parse_label_ref(A, in, &o[0]); last = 0; break;
     case FMT_CALL: rc = asm_parse_call(A, in); last = 1; break;
+    case FMT_CP: rc = parse_cp_async(A, in, o, &last); break;
     case FMT_BAR:
         rc = parse_src(A, in, 0, &o[0]); last = 0;
         if (!rc && asm_accept(A, ',')) { rc = parse_src(A, in, 1, &o[1]); last = 1; }

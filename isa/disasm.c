@@ -90,7 +90,9 @@ void disasm_instr(const Program *p, const Entry *e, const Instr *in, char *buf, 
     const OpInfo *o = &isa_ops[in->op];
     if (in->guard != REG_NONE) put(&b, "@%s%s ", in->guard_neg ? "!" : "", e->preds[in->guard].name);
     put(&b, "%s", o->mnemonic);
-    for (int i = 0; i < isa_nmod_order; i++) {
+    if (in->op == OP_CP_ASYNC)   /* PTX's order, and the source space the table cannot say */
+        put(&b, "%s.shared.global", in->cache == CACHE_CG ? ".cg" : in->cache == CACHE_CA ? ".ca" : "");
+    for (int i = 0; i < isa_nmod_order && in->op != OP_CP_ASYNC; i++) {
         unsigned v = isa_mod_get(in, isa_mod_order[i]);
         if (!v) continue;
         const char *name = isa_mod_name(o->mods, isa_mod_order[i], v);
@@ -122,7 +124,7 @@ void disasm_instr(const Program *p, const Entry *e, const Instr *in, char *buf, 
         [FMT_D_ABC] = { 0, 1, 2, 3, -1 }, [FMT_SETP] = { 0, 1, 2, 3, -1 }, [FMT_SELP] = { 0, 1, 2, 3, -1 },
         [FMT_LD] = { 0, 1, -1 }, [FMT_ST] = { 0, 1, -1 }, [FMT_ATOM] = { 0, 1, 2, 3, -1 },
         [FMT_RED] = { 0, 1, -1 }, [FMT_BRA] = { 0, -1 }, [FMT_BAR] = { 0, 1, -1 }, [FMT_MASK] = { 0, -1 },
-        [FMT_VOTE] = { 0, 1, 2, -1 }, [FMT_SHFL] = { 0, 1, 2, 3, 4, -1 },
+        [FMT_VOTE] = { 0, 1, 2, -1 }, [FMT_SHFL] = { 0, 1, 2, 3, 4, -1 }, [FMT_CP] = { 0, 1, 2, 3, -1 },
     };
     const int8_t *ord = order[o->format];
     for (int i = 0; i < 6 && ord[i] >= 0; i++) {

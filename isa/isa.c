@@ -147,6 +147,7 @@ int isa_operand_bits(const Instr *in, int slot)
     int tb = isa_type_bits((DataType)in->type);
     switch ((Format)isa_ops[in->op].format) {
     case FMT_NONE: case FMT_BRA: case FMT_CALL: return 0;
+    case FMT_CP: return slot == 3 ? 32 : 0;
     case FMT_D: case FMT_MASK: case FMT_BAR: return 32;
     case FMT_VOTE:
         if (slot == 0) return in->sub == VOTE_BALLOT ? 32 : 1;
@@ -325,7 +326,7 @@ static const char *const format_syntax[] = {
     [FMT_LD] = "d, [a]", [FMT_ST] = "[a], b", [FMT_ATOM] = "d, [a], b[, c]",
     [FMT_RED] = "[a], b", [FMT_BRA] = "LABEL", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
-    [FMT_CALL] = "[(rets),] func[, (args)]",
+    [FMT_CALL] = "[(rets),] func[, (args)]", [FMT_CP] = "[d], [a], size[, c]",
 };
 
 static const char *const unit_class_names[] = {

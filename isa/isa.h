@@ -67,11 +67,12 @@ DataType isa_type_lookup(const char *name, int len);  /* T_NONE if unknown */
  *   FMT_VOTE  d a(pred) membermask      FMT_SHFL  d[|p=opd[5]] a b c membermask
  *   FMT_D     d                         FMT_NONE  -
  *   FMT_CALL  [(rets),] func[, (args)]: opd[0] = callee pc (OPD_LABEL),
- *             opd[1].imm = the entry's CallSite                           */
+ *             opd[1].imm = the entry's CallSite
+ *   FMT_CP    [d]=opd[0] (shared) [a]=opd[1] (global) size=opd[2] [c=opd[3]] */
 typedef enum Format {
     FMT_NONE, FMT_D, FMT_D_A, FMT_D_AB, FMT_D_ABC, FMT_SETP, FMT_SELP,
     FMT_LD, FMT_ST, FMT_ATOM, FMT_RED, FMT_BRA, FMT_BAR, FMT_MASK,
-    FMT_VOTE, FMT_SHFL, FMT_CALL
+    FMT_VOTE, FMT_SHFL, FMT_CALL, FMT_CP
 } Format;
 
 /* Unit classes in the table; isa_unit() resolves UC_ARITH by type. */

@@ -1898,6 +1898,28 @@ static void test_divergence(void **state)
 /* A loop whose body diverges, with lanes that leave from inside the loop
  * body; and code after a branch whose paths end in ret (reconvergence at
  * the exit). */
+/* cp.async (tests/data/cp_async.s): 16-byte copies global -> shared by 32
+ * threads, commit, wait, bar.sync, the tile read back reversed (its .check);
+ * and a 4-byte copy with src-size 2 keeps the low 2 bytes of 0x12345678. */
+static void test_cp_async(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/data/cp_async.s", "rb");
+    assert_non_null(f);
+    static char src[8192];
+    size_t n = fread(src, 1, sizeof src - 1, f);
+    fclose(f);
+    src[n] = '\0';
+    Sim s;
+    char *dot = strstr(src, ".check out equals=expect");   /* checked here, relative paths aside */
+    assert_non_null(dot);
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t i = 0; i < 128; i++) assert_int_equal(o[i], 0x12345678u + 127 - i);
+    assert_int_equal(*(const uint32_t *)sim_buf(&s, "extra"), 0x5678);
+    sim_free(&s);
+}
+
 /* match.sync on t % 4 (lanes 0x11111111 << t % 4 agree), .all on a
  * constant (every lane: 0xffffffff) and on t (0), then t / 8 among lanes
  * 0-15 only (membermask 0xffff: 0xff or 0xff00); nanosleep sleeps 0 ns. */
@@ -2264,6 +2286,10 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_CALL, "test_calls" },
     { OP_REDUX, "test_redux" },
     { OP_MATCH, "test_match" },
+    { OP_CP_ASYNC, "test_cp_async" },
+    { OP_CP_ASYNC_COMMIT, "test_cp_async" },
+    { OP_CP_ASYNC_WAIT, "test_cp_async" },
+    { OP_CP_ASYNC_WAIT_ALL, "test_cp_async" },
     { OP_NANOSLEEP, "test_match" },
     { OP_VOTE, "test_vote" },
     { OP_SHFL, "test_shfl, test_shfl_divergent" },
@@ -2338,6 +2364,7 @@ int main(void)
         cmocka_unit_test(test_redux),
         cmocka_unit_test(test_nvcc_forms),
         cmocka_unit_test(test_match),
+        cmocka_unit_test(test_cp_async),
         cmocka_unit_test(test_expr_initialiser),
         cmocka_unit_test(test_fma_full_warps_match_fmaf),
         cmocka_unit_test(test_narrow_types_in_wide_registers),

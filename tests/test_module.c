@@ -322,6 +322,9 @@ static void test_func_runs(void **s)
     expect("configs/hopper.ini tests/data/call_diverge.s", 0, "check out        PASS  (8 values");
     expect("--disasm tests/data/recursion.s", 0, "call (retval0), fib, (param0);");
     expect("--disasm tests/data/recursion.s", 0, "paths reconverge at the function's return");
+    /* cp.async, timed: the waits wait for the copies (membar stalls) */
+    expect("configs/hopper.ini tests/data/cp_async.s", 0, "check out        PASS  (128 values");
+    expect("configs/hopper.ini tests/data/cp_async.s", 0, "membar 100%, selected 0%           cp.async.wait_group 0;");
     /* real nvcc: the three kernels of more.cu, unchanged */
     expect("configs/hopper.ini tests/data/nvcc/calls.s", 0, "check out        PASS  (8 values");
     expect("configs/hopper.ini tests/data/nvcc/dyn_reverse.s", 0, "check out        PASS  (64 values");

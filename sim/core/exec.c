@@ -835,6 +835,38 @@ static int check_members(const X *x, LaneMask m, int slot)
     return 0;
 }
 
+/* cp.async: global -> shared for each lane, no register between.  The
+ * copy lands at issue (its group's wait comes before any use); the timing
+ * model sees the global read as the access. */
+static int exec_cp_async(const X *x, LaneMask m, ExecOut *out)
+{
+    const Instr *in = x->in;
+    int ws = x->ws, n = (int)in->opd[2].imm;
+    out->has_mem = 1;
+    out->mem.is_store = 0;
+    out->mem.is_atomic = 0;
+    out->mem.bytes = (uint8_t)n;
+    out->mem.mask = m;
+    out->mem.space = SP_GLOBAL;
+    FOR_LANES(m, l) {
+        uint64_t src = address(x, &in->opd[1], l), dst = address(x, &in->opd[0], l);
+        int keep = n;
+        if (in->nops > 3) {   /* src-size: copy that many bytes, zero the rest */
+            uint64_t c = zx(val(x, &in->opd[3], l), 32);
+            keep = c < (uint64_t)n ? (int)c : n;
+        }
+        Space ss = SP_GLOBAL, ds = SP_SHARED;
+        uint8_t *ps = locate(x, l, &ss, &src, n);
+        if (!ps) return -1;
+        uint8_t *pd = locate(x, l, &ds, &dst, n);
+        if (!pd) return -1;
+        memmove(pd, ps, (size_t)keep);
+        memset(pd + keep, 0, (size_t)(n - keep));
+        out->mem.addr[l] = src;
+    }
+    return 0;
+}
+
 /* match.sync: lanes of the membermask (all active: checked) by value */
 static void exec_match(const X *x, LaneMask m)
 {
@@ -1215,6 +1247,8 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     case OP_REDUX: if ((rc = check_members(&x, m, 2)) == 0) exec_redux(&x, m); break;
     case OP_MATCH: if ((rc = check_members(&x, m, 2)) == 0) exec_match(&x, m); break;
     case OP_NANOSLEEP: break;   /* 0 ns: within PTX's [0, 2t] */
+    case OP_CP_ASYNC: rc = exec_cp_async(&x, m, out); break;
+    case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL: break;   /* the copies have landed */
     case OP_ACTIVEMASK: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, m); break;
     /* control and synchronisation are handled by warp_issue */
     case OP_BAR_WARP_SYNC: rc = check_members(&x, m, 0); break;
