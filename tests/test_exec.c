@@ -537,6 +537,18 @@ static const Case bit_cases[] = {
     EQ("bfind.s32 %r1, 0x40000000", D_R32, 30),
     EQ("bfind.u64 %r1, 0x100000000", D_R32, 32),
     EQ("bfind.s64 %r1, -4294967296", D_R32, 31),
+    /* fns on mask 0b10110100 (bits 2, 4, 5, 7): from bit 0 up, the 1st set
+     * bit is 2 and the 3rd is 5; from 6 down the 1st is 5, the 4th none;
+     * offset 0 asks whether bit b itself is set */
+    EQ("fns.b32 %r1, 0xb4, 0, 1", D_R32, 2),
+    EQ("fns.b32 %r1, 0xb4, 0, 3", D_R32, 5),
+    EQ("fns.b32 %r1, 0xb4, 0, 5", D_R32, 0xffffffffu),
+    EQ("fns.b32 %r1, 0xb4, 6, -1", D_R32, 5),
+    EQ("fns.b32 %r1, 0xb4, 6, -3", D_R32, 2),
+    EQ("fns.b32 %r1, 0xb4, 6, -4", D_R32, 0xffffffffu),
+    EQ("fns.b32 %r1, 0xb4, 4, 0", D_R32, 4),
+    EQ("fns.b32 %r1, 0xb4, 3, 0", D_R32, 0xffffffffu),
+    EQ("fns.b32 %r1, 0x80000000, 40, -1", D_R32, 0xffffffffu),
     /* prmt: a = 0x33221100 (bytes 00 11 22 33), b = 0x77665544 (bytes 4-7) */
     EQ("prmt.b32 %r1, 0x33221100, 0x77665544, 0x3210", D_R32, 0x33221100u),
     EQ("prmt.b32 %r1, 0x33221100, 0x77665544, 0x4567", D_R32, 0x44556677u),
@@ -2264,6 +2276,7 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_BFE, "test_popc_clz_brev" },
     { OP_BFIND, "test_popc_clz_brev" },
     { OP_PRMT, "test_popc_clz_brev" },
+    { OP_FNS, "test_popc_clz_brev" },
     { OP_RCP, "test_float_rounding" },
     { OP_SQRT, "test_float_rounding" },
     { OP_RSQRT, "test_sfu" },

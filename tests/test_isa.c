@@ -330,6 +330,7 @@ static const Sample samples[] = {
     { OP_BFIND, "bfind.u32 %r1, %r2;" },
     { OP_BFIND, "bfind.s64 %r1, %rd2;" },
     { OP_PRMT, "prmt.b32 %r1, %r2, %r3, 0x3210;" },
+    { OP_FNS, "fns.b32 %r1, %r2, %r3, -1;" },
     /* special functions */
     { OP_RCP, "rcp.rn.f32 %f1, %f2;" },
     { OP_RCP, "rcp.approx.ftz.f32 %f1, %f2;" },

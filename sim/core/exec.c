@@ -315,6 +315,16 @@ static uint64_t int_op_raw(const X *x, int lane)
         for (int i = bits - 1; i >= 0; i--) if ((v >> i) & 1) return (uint64_t)i;
         return 0xffffffffull;
     }
+    case OP_FNS: {
+        /* PTX's pseudocode: from bit base, step up (offset > 0) or down,
+         * and take the |offset|-th set bit of the mask */
+        int pos = (int)(uint32_t)rb, off = (int)sx(rc, 32);
+        if (off == 0) return pos < 32 && ((ua >> pos) & 1) ? (uint64_t)pos : 0xffffffffull;
+        int count = (off > 0 ? off : -off) - 1, inc = off > 0 ? 1 : -1;
+        for (; pos >= 0 && pos < 32; pos += inc)
+            if ((ua >> pos) & 1) { if (count == 0) return (uint64_t)pos; count--; }
+        return 0xffffffffull;
+    }
     case OP_PRMT: {
         uint64_t bytes = (zx(rb, 32) << 32) | zx(ra, 32);   /* {b, a}: a is bytes 0-3 */
         uint64_t r = 0;
@@ -1239,7 +1249,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
         break;
     case OP_REM: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
-    case OP_BFE: case OP_BFIND: case OP_PRMT:
+    case OP_BFE: case OP_BFIND: case OP_PRMT: case OP_FNS:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
     case OP_VOTE: if ((rc = check_members(&x, m, 2)) == 0) exec_vote(&x, m); break;
