@@ -379,7 +379,11 @@ static void parse_entry(Asm *A, int is_func)
         if (t.kind == TOK_DIRECTIVE && is_perf_directive(&t)) { asm_next(A); parse_perf_directive(A, &t); continue; }
         break;
     }
-    if (is_func && asm_accept(A, ';')) { drop_prototype(A, n); return; }
+    if (is_func && asm_accept(A, ';')) {
+        if (name.len) strmap_put(&A->protomap, name.s, name.len, 1);
+        drop_prototype(A, n);
+        return;
+    }
     if (name.len && strmap_get(map, name.s, name.len) >= 0) asm_err(A, &name, "%s %s defined twice", what, asm_show(&name, b, sizeof b));
     else if (name.len) strmap_put(map, name.s, name.len, *n - 1);
     Token open = asm_peek(A);
@@ -562,6 +566,7 @@ static void free_asm(Asm *A)
     strmap_clear(&A->bufmap);
     strmap_clear(&A->modvars);
     strmap_clear(&A->funcmap);
+    strmap_clear(&A->protomap);
     strmap_clear(&A->regmap);
     strmap_clear(&A->predmap);
     strmap_clear(&A->labelmap);

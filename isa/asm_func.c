@@ -112,6 +112,10 @@ static int resolve_call(Asm *A, const Entry *e, CallSite *cs, const Instr *in)
     if (cs->func < 0) {
         const char *near = p->nfuncs ? suggest_best(cs->name, p->funcs, (size_t)p->nfuncs, sizeof *p->funcs) : NULL;
         if (program_find_entry(p, cs->name) >= 0) asm_err(A, &at, "call of '%s': an .entry cannot be called, only a .func", cs->name);
+        else if (strmap_get(&A->protomap, cs->name, (int)strlen(cs->name)) >= 0)
+            asm_err(A, &at, "call of '%s': it is only declared (a prototype, such as nvcc's .extern .func for a CUDA "
+                    "library function), and no .func in the program defines it%s", cs->name,
+                    strcmp(cs->name, "vprintf") ? "" : "; printf is not supported yet");
         else if (near) asm_err(A, &at, "call of unknown function '%s' (did you mean '%s'?)", cs->name, near);
         else asm_err(A, &at, "call of unknown function '%s' (no .func defines it)", cs->name);
         return -1;

@@ -63,6 +63,7 @@ typedef struct Asm {
 
     DefSlot *defs; int ndefs;
     StrMap defmap, entrymap, bufmap, modvars, funcmap;
+    StrMap protomap;          /* .func prototypes (declared, maybe never defined) */
     int *def_stack; int ndef_stack;
     int stale_errors;         /* uses of a .define whose error is already reported */
 
