@@ -237,8 +237,14 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
             asm_err(A, t, "integer rounding (.rni .rzi .rmi .rpi) needs a floating-point source");
             return -1;
         }
+        if (in->type == T_F16 && in->rnd != RND_NONE && in->rnd != RND_RN) { asm_err(A, t, "cvt to .f16 rounds with .rn only"); return -1; }
         break;
     default: break;
+    }
+    /* half precision (the rows with .f16): PTX rounds its .f16 arithmetic .rn */
+    if (in->type == T_F16 && in->op != OP_CVT && in->rnd != RND_NONE && in->rnd != RND_RN) {
+        asm_err(A, t, "%s.f16 rounds with .rn only", mn);
+        return -1;
     }
     if (in->vec > 1 && in->space == SP_PARAM) { asm_err(A, t, "vector access to .param space is not supported"); return -1; }
     return 0;
@@ -326,6 +332,10 @@ static int imm_to_slot(Asm *A, const Token *t, const Instr *in, int slot, Operan
         return 0;
     }
     if (ty == T_PRED) { asm_err(A, t, "%s: a predicate operand cannot be an immediate (only mov.pred takes 0 or 1)", opname(in)); return -1; }
+    if (ty == T_F16) {   /* PTX writes half constants as bit patterns: mov.b16 %h1, 0x3C00 */
+        asm_err(A, t, "%s: no .f16 immediates; load the half's bits with mov.b16 (1.0 is 0x3C00)", opname(in));
+        return -1;
+    }
     if (isa_type_kind(ty) == TK_FLOAT) {
         double d = is_float ? f : (double)v;
         if (ty == T_F32) {

@@ -138,7 +138,7 @@ Unit isa_unit(const Instr *in)
     DataType t = (DataType)in->type;
     if (in->op == OP_CVT && (in->type == T_F64 || in->stype == T_F64)) return UNIT_FP64;
     if (t == T_F64) return UNIT_FP64;
-    if (t == T_F32) return in->op == OP_DIV ? UNIT_SFU : UNIT_FP32;
+    if (t == T_F32 || t == T_F16) return in->op == OP_DIV ? UNIT_SFU : UNIT_FP32;
     return UNIT_ALU;
 }
 

@@ -24,7 +24,8 @@
     X(T_S8,   "s8",   8, TK_SINT) X(T_S16, "s16", 16, TK_SINT) \
     X(T_S32,  "s32", 32, TK_SINT) X(T_S64, "s64", 64, TK_SINT) \
     X(T_F32,  "f32", 32, TK_FLOAT) X(T_F64, "f64", 64, TK_FLOAT) \
-    X(T_PRED, "pred", 1, TK_PRED)
+    X(T_PRED, "pred", 1, TK_PRED) \
+    X(T_F16,  "f16", 16, TK_FLOAT)   /* IEEE half: add sub mul fma neg abs min max setp cvt mov selp ld st */
 
 typedef enum TypeKind { TK_NONE, TK_BITS, TK_UINT, TK_SINT, TK_FLOAT, TK_PRED } TypeKind;
 
@@ -48,6 +49,7 @@ typedef enum DataType { ISA_TYPES(X) T_COUNT } DataType;
 #define TM_INT8  (TMASK(T_U8) | TMASK(T_S8))
 #define TM_SINT  (TMASK(T_S16) | TM_S32 | TM_S64)
 #define TM_INT   (TMASK(T_U16) | TM_U32 | TM_U64 | TM_SINT)
+#define TM_F16   TMASK(T_F16)
 #define TM_FLT   (TM_F32 | TM_F64)
 #define TM_MEMTYPES (TM_B8 | TM_BITS | TM_INT8 | TM_INT | TM_FLT)
 

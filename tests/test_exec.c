@@ -556,6 +556,40 @@ static const Case bit_cases[] = {
     EQ("prmt.b32 %r1, 0x00000080, 0, 0x8880", D_R32, 0xffffff80u),
 };
 
+/* .f16 (IEEE half) by hand: 1 = 0x3C00, 2 = 0x4000, 3 = 0x4200, 5 = 0x4500,
+ * one ulp at 1 is 2^-10 (0x3C01), 2^-11 = 0x1000 is half an ulp there. */
+#define H(a, b) "mov.b16 %rs2, " #a "; mov.b16 %rs3, " #b "; "
+static const Case half_cases[] = {
+    EQ(H(0x3C00, 0x4000) "add.f16 %rs1, %rs2, %rs3", D_R16, 0x4200),
+    EQ(H(0x3C00, 0x4000) "sub.f16 %rs1, %rs2, %rs3", D_R16, 0xBC00),
+    EQ(H(0x3C00, 0x1000) "add.rn.f16 %rs1, %rs2, %rs3", D_R16, 0x3C00),          /* a tie: to even (1) */
+    EQ(H(0x3C01, 0x1000) "add.f16 %rs1, %rs2, %rs3", D_R16, 0x3C02),             /* a tie: to even (1 + 2 ulp) */
+    EQ(H(0x3C01, 0x3C01) "mul.f16 %rs1, %rs2, %rs3", D_R16, 0x3C02),             /* 1 + 2^-9 + 2^-20 */
+    EQ(H(0x7BFF, 0x7BFF) "add.f16 %rs1, %rs2, %rs3", D_R16, 0x7C00),             /* 65504 * 2: infinity */
+    EQ(H(0x0001, 0x3800) "mul.f16 %rs1, %rs2, %rs3", D_R16, 0x0000),             /* 2^-25: a tie, to 0 */
+    EQ(H(0x0003, 0x3800) "mul.f16 %rs1, %rs2, %rs3", D_R16, 0x0002),             /* 1.5 x 2^-24: to 2 */
+    EQ(H(0x03FF, 0x0001) "add.f16 %rs1, %rs2, %rs3", D_R16, 0x0400),             /* subnormal to normal */
+    EQ(H(0x3C00, 0x4000) "fma.rn.f16 %rs1, %rs2, %rs3, %rs2", D_R16, 0x4200),    /* 1 x 2 + 1 */
+    EQ(H(0x3C00, 0x4000) "neg.f16 %rs1, %rs2", D_R16, 0xBC00),
+    EQ(H(0xBC00, 0x4000) "abs.f16 %rs1, %rs2", D_R16, 0x3C00),
+    EQ(H(0x3C00, 0x4000) "min.f16 %rs1, %rs2, %rs3", D_R16, 0x3C00),
+    EQ(H(0x3C00, 0x4000) "max.f16 %rs1, %rs2, %rs3", D_R16, 0x4000),
+    EQ(H(0x3C00, 0x4000) "setp.lt.f16 %p1, %rs2, %rs3", D_PRED, 1),
+    EQ(H(0x7E00, 0x4000) "setp.lt.f16 %p1, %rs2, %rs3", D_PRED, 0),              /* NaN: unordered */
+    EQ("mov.f32 %f2, 0f3F800000; cvt.rn.f16.f32 %rs1, %f2", D_R16, 0x3C00),
+    EQ("mov.f32 %f2, 0f3EAAAAAB; cvt.rn.f16.f32 %rs1, %f2", D_R16, 0x3555),      /* 1/3 */
+    EQ(H(0x3555, 0) "cvt.f32.f16 %f1, %rs2", D_F32, 0x3EAAA000),                 /* exact: 0.33325195 */
+    EQ("cvt.rn.f16.s32 %rs1, 3", D_R16, 0x4200),
+    EQ(H(0x4500, 0) "cvt.rzi.s32.f16 %r1, %rs2", D_R32, 5),
+};
+#undef H
+
+static void test_half(void **state)
+{
+    (void)state;
+    run_cases(half_cases);
+}
+
 static void test_popc_clz_brev(void **state)
 {
     (void)state;
@@ -2378,6 +2412,7 @@ int main(void)
         cmocka_unit_test(test_nvcc_forms),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_cp_async),
+        cmocka_unit_test(test_half),
         cmocka_unit_test(test_expr_initialiser),
         cmocka_unit_test(test_fma_full_warps_match_fmaf),
         cmocka_unit_test(test_narrow_types_in_wide_registers),

@@ -331,6 +331,11 @@ static const Sample samples[] = {
     { OP_BFIND, "bfind.s64 %r1, %rd2;" },
     { OP_PRMT, "prmt.b32 %r1, %r2, %r3, 0x3210;" },
     { OP_FNS, "fns.b32 %r1, %r2, %r3, -1;" },
+    { OP_ADD, "add.rn.f16 %rs1, %rs2, %rs3;" },
+    { OP_FMA, "fma.rn.f16 %rs1, %rs2, %rs3, %rs4;" },
+    { OP_CVT, "cvt.rn.f16.f32 %rs1, %f2;" },
+    { OP_CVT, "cvt.f32.f16 %f1, %rs2;" },
+    { OP_SETP, "setp.gtu.f16 %p1, %rs2, %rs3;" },
     /* special functions */
     { OP_RCP, "rcp.rn.f32 %f1, %f2;" },
     { OP_RCP, "rcp.approx.ftz.f32 %f1, %f2;" },
@@ -833,6 +838,7 @@ static void test_type_table(void **state)
         { T_U32, "u32", 32, TK_UINT },  { T_U64, "u64", 64, TK_UINT },  { T_S8, "s8", 8, TK_SINT },
         { T_S16, "s16", 16, TK_SINT },  { T_S32, "s32", 32, TK_SINT },  { T_S64, "s64", 64, TK_SINT },
         { T_F32, "f32", 32, TK_FLOAT }, { T_F64, "f64", 64, TK_FLOAT }, { T_PRED, "pred", 1, TK_PRED },
+        { T_F16, "f16", 16, TK_FLOAT },
     };
     assert_int_equal(sizeof want / sizeof want[0], T_COUNT - 1);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -841,7 +847,8 @@ static void test_type_table(void **state)
         assert_int_equal(isa_type_kind(want[i].t), want[i].kind);
         assert_int_equal(isa_type_lookup(want[i].name, (int)strlen(want[i].name)), want[i].t);
     }
-    assert_int_equal(isa_type_lookup("f16", 3), T_NONE);
+    assert_int_equal(isa_type_lookup("f16", 3), T_F16);
+    assert_int_equal(isa_type_lookup("bf16", 4), T_NONE);
     assert_int_equal(isa_type_lookup("u32x", 3), T_U32);     /* length-bounded */
     assert_int_equal(isa_type_lookup("u3", 2), T_NONE);
     assert_int_equal(isa_type_bits(T_COUNT), 0);

@@ -164,6 +164,55 @@ static double fminmax(double a, double b, int is_max)
     return is_max ? (a > b ? a : b) : (a < b ? a : b);
 }
 
+/* ---- half precision (.f16): IEEE binary16 bits <-> double, exact one way
+ * and rounded to nearest even the other ----------------------------------- */
+static double half_to_double(uint64_t bits)
+{
+    unsigned h = (unsigned)bits & 0xffffu, e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp((double)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp((double)(m | 1024), (int)e - 25);
+    return h & 0x8000u ? -v : v;
+}
+
+static uint64_t double_to_half(double d)
+{
+    unsigned s = signbit(d) ? 0x8000u : 0;
+    if (isnan(d)) return s | 0x7e00u;
+    d = fabs(d);
+    if (d == 0) return s;
+    int e;
+    frexp(d, &e);                       /* d = f 2^e, f in [0.5, 1): the leading bit is 2^(e-1) */
+    int lead = e - 1 < -14 ? -14 : e - 1;
+    double q = nearbyint(ldexp(d, 10 - lead));   /* 11 significant bits (fewer when subnormal), ties to even */
+    if (q >= 2048) { q /= 2; lead++; }
+    if (lead > 15) return s | 0x7c00u; /* past 65504: infinity */
+    unsigned m = (unsigned)q;
+    if (m < 1024) return s | m;        /* subnormal (or rounded up to the smallest normal: m = 1024 below) */
+    return s | (unsigned)(lead + 15) << 10 | (m - 1024);
+}
+
+/* add sub mul fma neg abs min max on halves: exact in double (fma: one
+ * rounding to double first), then rounded to the nearest half */
+static uint64_t half_op(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    double a = half_to_double(val(x, &in->opd[1], lane));
+    double b = in->nops > 2 ? half_to_double(val(x, &in->opd[2], lane)) : 0;
+    double c = in->nops > 3 ? half_to_double(val(x, &in->opd[3], lane)) : 0;
+    double r;
+    switch ((Opcode)in->op) {
+    case OP_ADD: r = a + b; break;
+    case OP_SUB: r = a - b; break;
+    case OP_MUL: r = a * b; break;
+    case OP_FMA: r = fma(a, b, c); break;
+    case OP_MIN: r = fminmax(a, b, 0); break;
+    case OP_MAX: r = fminmax(a, b, 1); break;
+    case OP_ABS: r = fabs(a); break;
+    default: r = -a; break;   /* OP_NEG */
+    }
+    if (in->flags & IF_SAT) r = fsat(r);
+    return double_to_half(r);
+}
+
 static uint64_t float_op(const X *x, int lane, int is64)
 {
     const Instr *in = x->in;
@@ -391,11 +440,12 @@ static uint64_t cvt_op(const X *x, int lane)
     int db = isa_type_bits(dt), sb = isa_type_bits(st);
     uint64_t raw = val(x, &in->opd[1], lane);
     if (sk == TK_FLOAT) {
-        double v = sb == 64 ? f64(raw) : (double)((in->flags & IF_FTZ) ? ftz32(f32(raw)) : f32(raw));
+        double v = sb == 64 ? f64(raw) : sb == 16 ? half_to_double(raw) : (double)((in->flags & IF_FTZ) ? ftz32(f32(raw)) : f32(raw));
         if (dk == TK_FLOAT) {
             if (in->rnd >= RND_RNI) v = round_int(v, in->rnd);
             if (in->flags & IF_SAT) v = fsat(v);
             if (db == 64) return bf64(v);
+            if (db == 16) return double_to_half(v);   /* .rn: f32 and f64 are exact in double */
             volatile float r;
             volatile double vv = v;
             if (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP) {
@@ -415,6 +465,7 @@ static uint64_t cvt_op(const X *x, int lane)
     /* integer source */
     int64_t sv = sk == TK_SINT ? sx(raw, sb) : (int64_t)zx(raw, sb);
     uint64_t uv = zx(raw, sb);
+    if (dk == TK_FLOAT && db == 16) return double_to_half(sk == TK_SINT ? (double)sv : (double)uv);   /* exact below 2^53 */
     if (dk == TK_FLOAT) {
         int old = fegetround();
         if (in->rnd) fesetround(fe_mode(in->rnd));
@@ -452,7 +503,8 @@ static int compare(const X *x, int lane)
     int bits = isa_type_bits(t);
     uint64_t ra = val(x, &in->opd[1], lane), rb = val(x, &in->opd[2], lane);
     if (isa_type_kind(t) == TK_FLOAT) {
-        double a = bits == 64 ? f64(ra) : f32(ra), b = bits == 64 ? f64(rb) : f32(rb);
+        double a = bits == 64 ? f64(ra) : bits == 16 ? half_to_double(ra) : f32(ra);
+        double b = bits == 64 ? f64(rb) : bits == 16 ? half_to_double(rb) : f32(rb);
         if (in->flags & IF_FTZ && bits == 32) { a = ftz32((float)a); b = ftz32((float)b); }
         int un = isnan(a) || isnan(b);
         switch ((Cmp)in->cmp) {
@@ -1242,10 +1294,15 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
         break;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV: case OP_MIN: case OP_MAX:
     case OP_ABS: case OP_NEG:
-        if (tk == TK_FLOAT) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64)); }
+        if (tk == TK_FLOAT && x.bits == 16) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); }
+        else if (tk == TK_FLOAT) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64)); }
         else FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
-    case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2:
+    case OP_FMA:
+        if (x.bits == 16) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); break; }
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
+        break;
+    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
         break;
     case OP_REM: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
