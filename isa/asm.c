@@ -80,7 +80,12 @@ const char *asm_show(const Token *t, char *buf, size_t n)
 /* ---- token stream --------------------------------------------------------- */
 static Token *peek_raw(Asm *A, int k)
 {
-    while (A->nla <= k) A->la[A->nla++] = lex_next(&A->lx);
+    while (A->nla <= k) {
+        Token t = lex_next(&A->lx);
+        /* the end of an included file: the including one goes on */
+        while (t.kind == TOK_EOF && asm_include_pop(A)) t = lex_next(&A->lx);
+        A->la[A->nla++] = t;
+    }
     return &A->la[k];
 }
 
@@ -214,6 +219,26 @@ static void parse_perf_directive(Asm *A, const Token *d)
     asm_accept(A, ';');
 }
 
+/* .params of a frame (a .func's signature, any body's call scratch) are
+ * is_param 2; only kernel parameters stay 1, and those are read-only. */
+static void frame_params(Asm *A, Entry *e)
+{
+    for (int pc = 0; pc < e->ncode; pc++) {
+        Instr *in = &e->code[pc];
+        for (int s = 0; s < ISA_MAX_OPS; s++) {
+            Operand *o = &in->opd[s];
+            if (o->kind != OPD_MEM || o->is_param != 1) continue;
+            if (e->is_func || o->sym >= e->nparams) { o->is_param = 2; continue; }
+            if (in->op == OP_ST) {
+                Token at = { .line = (int)in->line, .col = (int)in->col };
+                at.s = A->p->source + A->p->line_starts[in->line - 1] + in->col - 1;
+                asm_err(A, &at, "st.param: kernel parameter '%s' is read-only (a .func's .params can be written)",
+                        e->params[o->sym].name);
+            }
+        }
+    }
+}
+
 static void finish_entry(Asm *A)
 {
     Entry *e = A->e;
@@ -234,14 +259,9 @@ static void finish_entry(Asm *A)
         free(f->name);
     }
     A->nfix = 0;
-    if (!e->regs_stated) {
-        int n = 0;
-        for (int i = 0; i < e->nregs; i++)
-            if (e->regs[i].used) n += e->regs[i].bits == 64 ? 2 : 1;
-        e->regs_per_thread = n;
-    }
-    if (cfg_build(e)) abort();
-    if (backend_run(e)) abort();
+    frame_params(A, e);
+    /* registers and the control-flow graph: at the end of the file, once
+     * the .funcs an entry calls are linked in (finish_program) */
     strmap_clear(&A->regmap);
     strmap_clear(&A->predmap);
     strmap_clear(&A->labelmap);
@@ -258,13 +278,23 @@ static void parse_body_statement(Asm *A, int *depth)
     if (t.kind == TOK_DIRECTIVE) {
         asm_next(A);
         if (asm_tok_is(&t, ".reg")) asm_parse_reg_decl(A);
-        else if (asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".local") || asm_tok_is(&t, ".const")) asm_parse_var_decl(A, &t, 0);
+        else if ((asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".local") || asm_tok_is(&t, ".const") || asm_tok_is(&t, ".global") ||
+                  asm_tok_is(&t, ".extern")) && A->e->is_func) {
+            asm_err(A, &t, "%.*s variables inside a .func are not supported: declare them at module scope", t.len, t.s);
+            asm_skip_statement(A);
+        } else if (asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".local") || asm_tok_is(&t, ".const") || asm_tok_is(&t, ".global"))
+            asm_parse_var_decl(A, &t, 0);
         else if (asm_tok_is(&t, ".extern")) {
             Token d = asm_next(A);
             asm_parse_var_decl(A, &d, 1);
         } else if (is_perf_directive(&t)) parse_perf_directive(A, &t);
-        else if (asm_tok_is(&t, ".loc") || asm_tok_is(&t, ".file")) asm_skip_line(A);
-        else {
+        else if (asm_tok_is(&t, ".param")) asm_parse_frame_param(A);
+        else if (asm_tok_is(&t, ".loc")) asm_parse_loc(A);
+        else if (asm_tok_is(&t, ".file")) asm_parse_file(A);
+        else if (asm_tok_is(&t, ".include")) {
+            asm_err(A, &t, ".include belongs at module scope, outside any entry");
+            asm_skip_line(A);
+        } else {
             asm_err(A, &t, "unknown directive %s inside an entry", asm_show(&t, b, sizeof b));
             asm_skip_statement(A);
         }
@@ -284,48 +314,81 @@ static void parse_body_statement(Asm *A, int *depth)
         strmap_put(&A->labelmap, t.s, t.len, e->nlabels++);
         return;
     }
-    if (t.kind == TOK_IDENT || asm_is_punct(&t, '@')) { asm_parse_instruction(A); return; }
+    if (t.kind == TOK_IDENT || asm_is_punct(&t, '@')) {
+        int before = A->e->ncode;
+        asm_parse_instruction(A);
+        if (A->e->ncode > before) asm_note_loc(A, (int)A->e->code[before].line);
+        return;
+    }
     if (t.kind != TOK_ERROR) asm_err(A, &t, "expected an instruction, label or directive, got %s", asm_show(&t, b, sizeof b));
     asm_next(A);
     asm_skip_statement(A);
 }
 
-static void parse_entry(Asm *A)
+/* A .func's prototype (no body): nothing to keep; the definition follows. */
+static void drop_prototype(Asm *A, int *n)
 {
-    Token name = asm_peek(A);
+    Entry *e = A->e;
+    free(e->name);
+    for (int i = 0; i < e->nall_params; i++) free(e->params[i].name);
+    free(e->params);
+    memset(e, 0, sizeof *e);
+    (*n)--;
+    strmap_clear(&A->parammap);
+    A->e = NULL;
+}
+
+/* .entry NAME (params) {body}, or .func [(rets)] NAME (params) {body} / ; */
+static void parse_entry(Asm *A, int is_func)
+{
+    Program *p = A->p;
     char b[64];
+    Entry **arr = is_func ? &p->funcs : &p->entries;
+    int *n = is_func ? &p->nfuncs : &p->nentries;
+    int *cap = is_func ? &A->capfuncs : &A->capentries;
+    StrMap *map = is_func ? &A->funcmap : &A->entrymap;
+    const char *what = is_func ? "function" : "entry";
+    GROW(*arr, *n, *cap);
+    Entry *e = &(*arr)[*n];
+    memset(e, 0, sizeof *e);
+    e->is_func = is_func;
+    A->entry_index = is_func ? -1 : *n;
+    (*n)++;
+    A->e = e;
+    A->cur_loc = (SrcLoc){ 0, 0 };
+    A->capcode = A->capregs = A->cappreds = A->caplabels = A->capparams = A->capcalls = 0;
+    /* module-scope .shared is in every CTA, below the entry's own variables */
+    e->shared_bytes = A->module_shared;
+    e->local_bytes = A->module_local;
+    if (is_func && asm_accept(A, '(')) { asm_parse_params(A); e->nrets = e->nparams; }   /* return values */
+
+    Token name = asm_peek(A);
     if (name.kind != TOK_IDENT) {
-        asm_err(A, &name, "expected the entry's name after .entry, got %s", asm_show(&name, b, sizeof b));
+        asm_err(A, &name, "expected the %s's name after .%s, got %s", what, is_func ? "func" : "entry", asm_show(&name, b, sizeof b));
         /* with its parameters or body still there, check them as a nameless
          * entry rather than report them as stray top-level text */
-        if (!asm_is_punct(&name, '(') && !asm_is_punct(&name, '{')) { asm_next(A); return; }
+        if (!asm_is_punct(&name, '(') && !asm_is_punct(&name, '{')) asm_next(A);
         name.len = 0;
     } else {
         asm_next(A);
     }
-    Program *p = A->p;
-    if (strmap_get(&A->entrymap, name.s, name.len) >= 0) asm_err(A, &name, "entry %s defined twice", asm_show(&name, b, sizeof b));
-    GROW(p->entries, p->nentries, A->capentries);
-    Entry *e = &p->entries[p->nentries];
-    memset(e, 0, sizeof *e);
     e->name = asm_xstrndup(name.s, (size_t)name.len);
     e->line = name.line;
     e->col = name.col;
-    A->entry_index = p->nentries;
-    if (strmap_get(&A->entrymap, name.s, name.len) < 0) strmap_put(&A->entrymap, name.s, name.len, p->nentries);
-    p->nentries++;
-    A->e = e;
-    A->capcode = A->capregs = A->cappreds = A->caplabels = 0;
-    /* module-scope .shared is in every CTA, below the entry's own variables */
-    e->shared_bytes = A->module_shared;
-    e->local_bytes = A->module_local;
-
     if (asm_accept(A, '(')) asm_parse_params(A);
+    e->frame_bytes = is_func ? e->param_bytes : 0;   /* a .func's frame starts with its signature */
     for (;;) {
         Token t = asm_peek(A);
         if (t.kind == TOK_DIRECTIVE && is_perf_directive(&t)) { asm_next(A); parse_perf_directive(A, &t); continue; }
         break;
     }
+    if (is_func && asm_accept(A, ';')) {
+        if (name.len) strmap_put(&A->protomap, name.s, name.len, 1);
+        drop_prototype(A, n);
+        return;
+    }
+    if (name.len && strmap_get(map, name.s, name.len) >= 0) asm_err(A, &name, "%s %s defined twice", what, asm_show(&name, b, sizeof b));
+    else if (name.len) strmap_put(map, name.s, name.len, *n - 1);
     Token open = asm_peek(A);
     if (!asm_is_punct(&open, '{')) {
         asm_err(A, &open, "expected '{' to open the body of %s, got %s", e->name, asm_show(&open, b, sizeof b));
@@ -338,7 +401,7 @@ static void parse_entry(Asm *A)
     for (;;) {
         Token t = asm_peek(A);
         if (t.kind == TOK_EOF) {
-            asm_err(A, &open, "missing '}' at the end of entry %s", e->name);
+            asm_err(A, &open, "missing '}' at the end of %s %s", what, e->name);
             break;
         }
         if (asm_is_punct(&t, '}')) {
@@ -366,6 +429,7 @@ static void skip_to_directive(Asm *A)
 static const char *const top_directives[] = {
     ".version", ".target", ".address_size", ".define", ".buffer", ".launch", ".check",
     ".entry", ".visible", ".weak", ".extern", ".const", ".shared", ".global", ".func", ".file", ".loc", ".pragma",
+    ".include", ".section", ".common",
 };
 
 static void parse_top(Asm *A)
@@ -382,19 +446,21 @@ static void parse_top(Asm *A)
         }
         next_raw(A);
         if (asm_tok_is(&t, ".version") || asm_tok_is(&t, ".target") || asm_tok_is(&t, ".address_size") ||
-            asm_tok_is(&t, ".file") || asm_tok_is(&t, ".loc") || asm_tok_is(&t, ".pragma")) { asm_skip_line(A); asm_accept(A, ';'); }
+            asm_tok_is(&t, ".loc") || asm_tok_is(&t, ".pragma")) { asm_skip_line(A); asm_accept(A, ';'); }
+        else if (asm_tok_is(&t, ".file")) asm_parse_file(A);
+        else if (asm_tok_is(&t, ".include")) asm_include_push(A, &t);
+        else if (asm_tok_is(&t, ".section")) asm_skip_section(A);
         else if (asm_tok_is(&t, ".define")) { A->line_mode = 1; asm_check_define_line(A); asm_skip_line(A); A->line_mode = 0; }
         else if (asm_tok_is(&t, ".buffer")) asm_host_directive(A, &t, asm_parse_buffer);
         else if (asm_tok_is(&t, ".launch")) asm_host_directive(A, &t, asm_parse_launch);
         else if (asm_tok_is(&t, ".check")) asm_host_directive(A, &t, asm_parse_check);
-        else if (asm_tok_is(&t, ".visible") || asm_tok_is(&t, ".weak")) continue;
-        else if (asm_tok_is(&t, ".entry")) parse_entry(A);
+        else if (asm_tok_is(&t, ".visible") || asm_tok_is(&t, ".weak") || asm_tok_is(&t, ".common")) continue;
+        else if (asm_tok_is(&t, ".entry")) parse_entry(A, 0);
+        else if (asm_tok_is(&t, ".extern") && asm_tok_is((Token[]){ asm_peek(A) }, ".func")) { asm_next(A); parse_entry(A, 1); }
         else if (asm_tok_is(&t, ".extern")) { Token d = asm_next(A); asm_parse_var_decl(A, &d, 1); }
         else if (asm_tok_is(&t, ".const") || asm_tok_is(&t, ".shared") || asm_tok_is(&t, ".global")) asm_parse_var_decl(A, &t, 0);
-        else if (asm_tok_is(&t, ".func")) {
-            asm_err(A, &t, ".func (device functions) is not supported; inline the function into the entry");
-            skip_to_directive(A);
-        } else {
+        else if (asm_tok_is(&t, ".func")) parse_entry(A, 1);
+        else {
             char w[64];
             snprintf(w, sizeof w, "%.*s", t.len < 60 ? t.len : 60, t.s);
             const char *near = suggest_best(w, top_directives, sizeof top_directives / sizeof top_directives[0], sizeof top_directives[0]);
@@ -405,7 +471,41 @@ static void parse_top(Asm *A)
     }
 }
 
-/* ---- end of file: launches against their entries ------------------------- */
+/* ---- end of file: .funcs linked in, dynamic shared memory, launches ------- */
+/* Registers per thread and the control-flow graph of every entry, with the
+ * .funcs it calls linked in, and of every .func on its own (--disasm). */
+static void finish_program(Asm *A)
+{
+    Program *p = A->p;
+    asm_link_funcs(A);
+    for (int k = 0; k < p->nentries + p->nfuncs; k++) {
+        Entry *e = k < p->nentries ? &p->entries[k] : &p->funcs[k - p->nentries];
+        if (!e->ncode_own) e->ncode_own = e->ncode;
+        if (!e->regs_stated) {
+            int n = 0;
+            for (int i = 0; i < e->nregs; i++)
+                if (e->regs[i].used) n += e->regs[i].bits == 64 ? 2 : 1;
+            e->regs_per_thread = n;
+        }
+        if (cfg_build(e)) abort();
+    }
+}
+
+/* Dynamic shared memory starts after an entry's static shared memory,
+ * aligned for the strictest .extern .shared array it can see (CUDA: every
+ * extern __shared__ array is the same address). */
+static void place_dynamic_shared(Program *p)
+{
+    for (int i = 0; i < p->nentries; i++) {
+        Entry *e = &p->entries[i];
+        uint32_t align = 1;
+        for (int v = 0; v < p->nvars; v++)
+            if (p->vars[v].dynamic && (p->vars[v].entry < 0 || p->vars[v].entry == i) && p->vars[v].align > align)
+                align = p->vars[v].align;
+        e->dyn_shared_offset = (e->shared_bytes + align - 1) / align * align;
+    }
+}
+
 static void resolve_launches(Asm *A)
 {
     Program *p = A->p;
@@ -468,11 +568,18 @@ static void free_asm(Asm *A)
     strmap_clear(&A->entrymap);
     strmap_clear(&A->bufmap);
     strmap_clear(&A->modvars);
+    strmap_clear(&A->funcmap);
+    strmap_clear(&A->protomap);
     strmap_clear(&A->regmap);
     strmap_clear(&A->predmap);
     strmap_clear(&A->labelmap);
     strmap_clear(&A->entryvars);
     strmap_clear(&A->parammap);
+    for (int i = 0; A->p && i < A->p->nchecks; i++) free(A->check_names[i]);
+    free(A->check_names);
+    free(A->inc_start);
+    free(A->inc_end);
+    free(A->incs);
 }
 
 Program *asm_assemble(const char *filename, const char *text, size_t len, const AsmOptions *opt, DiagList *dl)
@@ -484,18 +591,20 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
     p->filename = asm_xstrndup(filename, strlen(filename));
     p->source = asm_xstrndup(text, len);
     A.file = p->filename;
-    A.src = p->source;
-    A.len = len;
     A.dl = dl;
     A.p = p;
     A.opt = opt;
     int errors_before = diag_count(dl);
+    asm_load_includes(&A, len);     /* appends included files to p->source */
+    A.src = p->source;
+    A.len = A.srclen;
+    int errors_loading = dl->n;
 
     /* line table: pc -> source line needs it for faults and listings */
     int cap = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i == 0 || text[i - 1] == '\n') {
-            if (i == len && i > 0) break;
+    for (size_t i = 0; i <= A.len; i++) {
+        if (i == 0 || A.src[i - 1] == '\n') {
+            if (i == A.len && i > 0) break;
             GROW(p->line_starts, p->nlines, cap);
             p->line_starts[p->nlines++] = (uint32_t)(i > UINT32_MAX ? UINT32_MAX : i);
         }
@@ -503,12 +612,20 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
 
     if (len == 0 || strspn(text, " \t\r\n") == len)
         diag_add(dl, filename, 0, 0, NULL, "the file is empty: a kernel file needs at least one .entry");
-    lex_init(&A.lx, A.file, A.src, A.len, dl);
+    lex_init(&A.lx, A.file, A.src, len, dl);   /* the kernel file; .include lexes the others */
     asm_prescan_defines(&A);
     asm_apply_overrides(&A);
     parse_top(&A);
     if (A.e) finish_entry(&A);
+    finish_program(&A);
+    place_dynamic_shared(p);
+    /* the back end, for kernels, once an entry is complete: device functions
+     * are linked into the entries that call them, dynamic shared memory is
+     * placed, and the machine copy the pass makes takes all of it */
+    for (int k = 0; k < p->nentries && diag_count(dl) == errors_before; k++)
+        if (backend_run(&p->entries[k])) abort();
     resolve_launches(&A);
+    asm_resolve_checks(&A);
     /* every .define with its final value (after -D), for reports */
     if (A.ndefs) p->defines = asm_xrealloc(NULL, (size_t)A.ndefs * sizeof *p->defines);
     for (int i = 0; i < A.ndefs; i++) {
@@ -517,6 +634,7 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
     }
     if (len > 0 && p->nentries == 0 && diag_count(dl) == errors_before)
         diag_add(dl, filename, 0, 0, NULL, "no .entry in the file");
+    asm_include_fix_diags(&A, errors_loading);
     free_asm(&A);
     if (diag_count(dl) > errors_before) { program_free(p); return NULL; }
     return p;

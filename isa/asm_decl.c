@@ -5,6 +5,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "asm_internal.h"
@@ -89,9 +90,21 @@ void asm_parse_reg_decl(Asm *A)
     if (bits == 8) bits = 16;   /* PTX keeps 8-bit registers in 16 bits */
     for (;;) {
         Token name = asm_next(A);
-        if (name.kind != TOK_REG) {
+        if (name.kind != TOK_REG && name.kind != TOK_IDENT) {
             asm_err(A, &name, "expected a register name after .reg, got %s", asm_show(&name, b, sizeof b));
             asm_skip_statement(A);
+            return;
+        }
+        /* a plain name (nvcc's `{ .reg .b32 temp_param_reg; ... }`, one per
+         * call sequence): each { } scope may declare it again */
+        int again = name.kind == TOK_IDENT && !asm_is_punct((Token[]){ asm_peek(A) }, '<') &&
+                    (strmap_get(&A->regmap, name.s, name.len) >= 0 || strmap_get(&A->predmap, name.s, name.len) >= 0);
+        if (again) {
+            int r = strmap_get(&A->regmap, name.s, name.len);
+            int same = r >= 0 ? A->e->regs[r].bits == bits : bits == 1;
+            if (!same) asm_err(A, &name, "register %s declared again with another width", asm_show(&name, b, sizeof b));
+            if (asm_accept(A, ',')) continue;
+            if (asm_expect(A, ';', "after the .reg declaration")) asm_skip_statement(A);
             return;
         }
         int64_t count = -1;
@@ -168,14 +181,56 @@ static int parse_const_init(Asm *A, Var *v, uint8_t *image)
     }
 }
 
+/* The buffer of module variable v (index vi): a new one, or the one a
+ * .buffer line of the same name declared first (its host initialiser wins,
+ * as cudaMemcpyToSymbol after loading the module).  0, or -1 after an error. */
+static int global_buffer(Asm *A, Var *v, int vi, const Token *name)
+{
+    Program *p = A->p;
+    char b[64];
+    int esize = isa_type_bits((DataType)v->type) / 8;
+    for (int i = 0; i < p->nbuffers; i++) {
+        BufferSpec *s = &p->buffers[i];
+        if (strcmp(s->name, v->name) != 0) continue;
+        uint64_t bytes = s->count * (uint64_t)(isa_type_bits((DataType)s->type) / 8);
+        if (s->global_var) {
+            asm_err(A, name, "%s is declared twice", asm_show(name, b, sizeof b));
+            return -1;
+        }
+        if (bytes != v->size) {
+            asm_err(A, name, ".global %s has %u bytes, but .buffer %s (line %d) has %llu", v->name, v->size, v->name,
+                    s->line, (unsigned long long)bytes);
+            return -1;
+        }
+        s->global_var = vi + 1;
+        v->buffer = i;
+        return 0;
+    }
+    BufferSpec s;
+    memset(&s, 0, sizeof s);
+    s.name = asm_xstrndup(v->name, strlen(v->name));
+    s.type = (uint8_t)v->type;
+    s.count = v->size / (uint32_t)esize;
+    s.init = INIT_ZERO;
+    s.hi = 1;
+    s.global_var = vi + 1;
+    s.line = v->line;
+    s.col = v->col;
+    GROW(p->buffers, p->nbuffers, A->capbuf);
+    v->buffer = p->nbuffers;
+    p->buffers[p->nbuffers++] = s;
+    return 0;
+}
+
 /* .shared/.const/.local [.align N] .TYPE name[N][M]... [= {...}] ; */
 void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern)
 {
     Space space = asm_tok_is(dir, ".shared") ? SP_SHARED : asm_tok_is(dir, ".const") ? SP_CONST
                 : asm_tok_is(dir, ".local") ? SP_LOCAL : SP_GLOBAL;
     char b[64];
-    if (space == SP_GLOBAL) {
-        asm_err(A, dir, ".global variables are not supported: declare device memory with .buffer");
+    if (space == SP_GLOBAL && (A->e || is_extern)) {
+        asm_err(A, dir, A->e ? ".global variables belong at module scope, outside any entry"
+                             : ".extern .global (a variable of another module) is not supported: define it here");
         asm_skip_statement(A);
         return;
     }
@@ -206,10 +261,19 @@ void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern)
         return;
     }
     uint64_t count = 1;
+    int dynamic = 0;
     while (asm_accept(A, '[')) {
         Token ct = asm_peek(A);
-        if (asm_is_punct(&ct, ']')) {
-            if (is_extern) asm_err(A, &ct, "dynamic shared memory (.extern .shared with []) is not supported yet; give the array a size");
+        if (asm_is_punct(&ct, ']') && is_extern && space == SP_SHARED && count == 1 && !dynamic) {
+            /* dynamic shared memory: its size comes with each .launch (shared=) */
+            asm_next(A);
+            dynamic = 1;
+            count = 0;
+            continue;
+        }
+        if (asm_is_punct(&ct, ']') || dynamic) {
+            if (dynamic) asm_err(A, &ct, "a dynamic shared array (.extern .shared NAME[]) has one dimension");
+            else if (is_extern) asm_err(A, &ct, "only .extern .shared arrays may leave out their size (dynamic shared memory)");
             else asm_err(A, &ct, "array %.*s needs a size", name.len, name.s);
             asm_skip_statement(A);
             return;
@@ -246,7 +310,14 @@ void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern)
     v->size = (uint32_t)size;
     v->line = name.line;
     v->col = name.col;
-    if (space == SP_CONST) {
+    v->dynamic = (uint8_t)dynamic;
+    if (dynamic) {
+        /* placed per entry after its static shared memory (asm.c) */
+    } else if (space == SP_GLOBAL) {
+        /* a module variable lives in a buffer of its own (so .check, --dump
+         * and .launch args name it), at offset 0 of that buffer */
+        if (global_buffer(A, v, p->nvars, &name)) { free(v->name); asm_skip_statement(A); return; }
+    } else if (space == SP_CONST) {
         v->offset = align_up(p->const_bytes, align);
         uint32_t end = v->offset + v->size;
         if (end > (64u << 20)) { asm_err(A, &name, "constant memory exceeds 64 MiB"); asm_skip_statement(A); v->offset = 0; return; }
@@ -265,9 +336,22 @@ void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern)
     strmap_put(scope, name.s, name.len, p->nvars);
     p->nvars++;
     if (asm_accept(A, '=')) {
-        if (space != SP_CONST) { Token at = asm_peek(A); asm_err(A, &at, "only .const variables can have an initializer"); asm_skip_statement(A); return; }
+        if (space != SP_CONST && space != SP_GLOBAL) { Token at = asm_peek(A); asm_err(A, &at, "only .const and .global variables can have an initializer"); asm_skip_statement(A); return; }
         Token open = asm_peek(A);
-        if (parse_const_init(A, v, p->const_data)) {
+        BufferSpec *gb = space == SP_GLOBAL ? &p->buffers[v->buffer] : NULL;
+        uint8_t *image = p->const_data;
+        if (gb) {   /* the initial bytes, unless a .buffer line initialises it */
+            image = asm_xrealloc(NULL, v->size ? v->size : 1);
+            memset(image, 0, v->size);
+        }
+        int bad = parse_const_init(A, v, image);
+        if (gb && !bad && !gb->host_init) {
+            free(gb->data);
+            gb->data = image;
+            gb->data_bytes = v->size;
+            gb->init = INIT_DATA;
+        } else if (gb) free(image);
+        if (bad) {
             if (asm_is_punct(&open, '{')) asm_skip_braces(A);
             asm_skip_statement(A);
             return;
@@ -283,11 +367,46 @@ int asm_lookup_var(Asm *A, const Token *t)
     return i;
 }
 
+/* One `.param [.align N] .TYPE name[N]?` (the .param consumed) into *out,
+ * laid out after *top bytes; 0, or -1 after an error. */
+static int parse_one_param(Asm *A, Param *out, Token *name_out, uint32_t *top)
+{
+    char b[64];
+    uint32_t align = 0;
+    Token t = asm_next(A);
+    if (t.kind == TOK_DIRECTIVE && asm_tok_is(&t, ".align")) {
+        int64_t a;
+        if (asm_parse_expr(A, &a)) return -1;
+        if (a <= 0 || a > 256 || (a & (a - 1))) { asm_err(A, &t, ".align must be a power of two up to 256"); return -1; }
+        align = (uint32_t)a;
+        t = asm_next(A);
+    }
+    DataType ty = t.kind == TOK_DIRECTIVE ? isa_type_lookup(t.s + 1, t.len - 1) : T_NONE;
+    if (ty == T_NONE || ty == T_PRED) { asm_err(A, &t, "expected a parameter type (.u64, .u32, .f32 ...), got %s", asm_show(&t, b, sizeof b)); return -1; }
+    Token name = asm_next(A);
+    if (name.kind != TOK_IDENT) { asm_err(A, &name, "expected a parameter name, got %s", asm_show(&name, b, sizeof b)); return -1; }
+    uint32_t size = (uint32_t)isa_type_bits(ty) / 8;
+    if (asm_accept(A, '[')) {
+        int64_t n;
+        Token nt = asm_peek(A);
+        if (asm_parse_expr(A, &n) || asm_expect(A, ']', "after the parameter array size")) return -1;
+        if (n <= 0 || n > 4096) { asm_err(A, &nt, "parameter array size must be in [1,4096]"); return -1; }
+        size *= (uint32_t)n;
+    }
+    if (!align) align = (uint32_t)isa_type_bits(ty) / 8;
+    out->name = NULL;
+    out->type = (uint8_t)ty;
+    out->offset = align_up(*top, align);
+    out->size = size;
+    *top = out->offset + size;
+    *name_out = name;
+    return 0;
+}
+
 void asm_parse_params(Asm *A)
 {
     Entry *e = A->e;
     char b[64];
-    int cap = 0;
     if (asm_accept(A, ')')) return;
     for (;;) {
         Token d = asm_next(A);
@@ -295,39 +414,19 @@ void asm_parse_params(Asm *A)
             asm_err(A, &d, "expected .param in the parameter list, got %s", asm_show(&d, b, sizeof b));
             goto recover;
         }
-        uint32_t align = 0;
-        Token t = asm_next(A);
-        if (t.kind == TOK_DIRECTIVE && asm_tok_is(&t, ".align")) {
-            int64_t a;
-            if (asm_parse_expr(A, &a)) goto recover;
-            if (a <= 0 || a > 256 || (a & (a - 1))) { asm_err(A, &t, ".align must be a power of two up to 256"); goto recover; }
-            align = (uint32_t)a;
-            t = asm_next(A);
-        }
-        DataType ty = t.kind == TOK_DIRECTIVE ? isa_type_lookup(t.s + 1, t.len - 1) : T_NONE;
-        if (ty == T_NONE || ty == T_PRED) { asm_err(A, &t, "expected a parameter type (.u64, .u32, .f32 ...), got %s", asm_show(&t, b, sizeof b)); goto recover; }
-        Token name = asm_next(A);
-        if (name.kind != TOK_IDENT) { asm_err(A, &name, "expected a parameter name, got %s", asm_show(&name, b, sizeof b)); goto recover; }
-        uint32_t size = (uint32_t)isa_type_bits(ty) / 8;
-        if (asm_accept(A, '[')) {
-            int64_t n;
-            Token nt = asm_peek(A);
-            if (asm_parse_expr(A, &n) || asm_expect(A, ']', "after the parameter array size")) goto recover;
-            if (n <= 0 || n > 4096) { asm_err(A, &nt, "parameter array size must be in [1,4096]"); goto recover; }
-            size *= (uint32_t)n;
-        }
-        if (!align) align = (uint32_t)isa_type_bits(ty) / 8;
+        Param pa;
+        Token name;
+        uint32_t top = e->param_bytes;
+        if (parse_one_param(A, &pa, &name, &top)) goto recover;
         if (strmap_get(&A->parammap, name.s, name.len) >= 0) { asm_err(A, &name, "parameter %s declared twice", asm_show(&name, b, sizeof b)); goto recover; }
         if (e->nparams >= 256) { asm_err(A, &name, "too many parameters"); goto recover; }
-        GROW(e->params, e->nparams, cap);
-        Param *p = &e->params[e->nparams];
-        p->name = asm_xstrndup(name.s, (size_t)name.len);
-        p->type = (uint8_t)ty;
-        p->offset = align_up(e->param_bytes, align);
-        p->size = size;
-        e->param_bytes = p->offset + size;
+        GROW(e->params, e->nparams, A->capparams);
+        pa.name = asm_xstrndup(name.s, (size_t)name.len);
+        e->params[e->nparams] = pa;
+        e->param_bytes = top;
         strmap_put(&A->parammap, name.s, name.len, e->nparams);
         e->nparams++;
+        e->nall_params = e->nparams;
         Token sep = asm_next(A);
         if (asm_is_punct(&sep, ')')) return;
         if (!asm_is_punct(&sep, ',')) { asm_err(A, &sep, "expected ',' or ')' in the parameter list, got %s", asm_show(&sep, b, sizeof b)); goto recover; }
@@ -341,3 +440,22 @@ recover:
     }
 }
 
+/* `.param .TYPE name;` in a body (the .param consumed): call scratch in the
+ * frame (nvcc's param0, retval0 of each call sequence).  Each { } call
+ * sequence declares its own: a later one of the same name takes over. */
+void asm_parse_frame_param(Asm *A)
+{
+    Entry *e = A->e;
+    Param pa;
+    Token name;
+    uint32_t top = e->frame_bytes;
+    if (parse_one_param(A, &pa, &name, &top)) { asm_skip_statement(A); return; }
+    if (e->nall_params >= 65000) { asm_err(A, &name, "too many .param declarations"); asm_skip_statement(A); return; }
+    GROW(e->params, e->nall_params, A->capparams);
+    pa.name = asm_xstrndup(name.s, (size_t)name.len);
+    e->params[e->nall_params] = pa;
+    e->frame_bytes = top;
+    strmap_put(&A->parammap, name.s, name.len, e->nall_params);
+    e->nall_params++;
+    if (asm_expect(A, ';', "after the .param declaration")) asm_skip_statement(A);
+}

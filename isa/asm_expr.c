@@ -144,6 +144,15 @@ int asm_parse_binary(Asm *A, int min_prec, int64_t *out)
 
 int asm_parse_expr(Asm *A, int64_t *out) { return asm_parse_binary(A, 1, out); }
 
+int asm_name_value(Asm *A, const Token *t, int64_t *out)
+{
+    int d = strmap_get(&A->defmap, t->s, t->len);
+    if (d >= 0) return define_value(A, d, t, out);
+    char b[64];
+    asm_err(A, t, "unknown name %s in expression (no .define gives it)", asm_show(t, b, sizeof b));
+    return -1;
+}
+
 /* ---- .define ------------------------------------------------------------- */
 typedef struct LexState { Lexer lx; Token la[3]; int nla, line_mode; const char *file; } LexState;
 

@@ -144,14 +144,100 @@ static int parse_key(Asm *A, Token *key)
     return asm_expect(A, '=', "after the key");
 }
 
+/* ---- expr(EXPR): an integer expression of the element index i ------------- */
+typedef struct ExprBuf { ExprOp *v; int n, cap; } ExprBuf;
+
+static void emit(ExprBuf *c, int op, int64_t v)
+{
+    GROW(c->v, c->n, c->cap);
+    c->v[c->n++] = (ExprOp){ op, v };
+}
+
+static int expr_binary(Asm *A, ExprBuf *c, int min_prec);
+
+static int expr_unary(Asm *A, ExprBuf *c)
+{
+    Token t = asm_peek(A);
+    char b[64];
+    if (++A->depth > MAX_EXPR_DEPTH) { asm_err(A, &t, "expression nested too deeply"); return -1; }
+    int rc = 0;
+    if (asm_is_punct(&t, '-') || asm_is_punct(&t, '~') || asm_is_punct(&t, '!') || asm_is_punct(&t, '+')) {
+        asm_next(A);
+        rc = expr_unary(A, c);
+        if (!rc && t.punct != '+') emit(c, t.punct == '-' ? EXPR_NEG : t.punct == '~' ? EXPR_NOT : EXPR_LNOT, 0);
+    } else if (t.kind == TOK_INT) {
+        asm_next(A);
+        emit(c, EXPR_CONST, (int64_t)t.ival);
+    } else if (asm_is_punct(&t, '(')) {
+        asm_next(A);
+        rc = expr_binary(A, c, 1) || asm_expect(A, ')', "to close the expression");
+    } else if (t.kind == TOK_IDENT && asm_tok_is(&t, "i")) {
+        asm_next(A);
+        emit(c, EXPR_INDEX, 0);
+    } else if (t.kind == TOK_IDENT && (asm_tok_is(&t, "min") || asm_tok_is(&t, "max"))) {
+        asm_next(A);
+        rc = asm_expect(A, '(', "after min/max") || expr_binary(A, c, 1) || asm_expect(A, ',', "between min/max arguments") ||
+             expr_binary(A, c, 1) || asm_expect(A, ')', "after min/max arguments");
+        if (!rc) emit(c, asm_tok_is(&t, "min") ? EXPR_MIN : EXPR_MAX, 0);
+    } else if (t.kind == TOK_IDENT) {
+        int64_t v;
+        asm_next(A);
+        rc = asm_name_value(A, &t, &v);
+        if (!rc) emit(c, EXPR_CONST, v);
+    } else {
+        if (t.kind != TOK_ERROR) asm_err(A, &t, "expected an integer expression of i, got %s", asm_show(&t, b, sizeof b));
+        rc = -1;
+    }
+    A->depth--;
+    return rc;
+}
+
+static int expr_binary(Asm *A, ExprBuf *c, int min_prec)
+{
+    if (expr_unary(A, c)) return -1;
+    for (;;) {
+        Token op = asm_peek(A);
+        int prec = op.kind == TOK_PUNCT ? asm_prec_of(op.punct) : 0;
+        if (prec == 0 || prec < min_prec) return 0;
+        asm_next(A);
+        if (++A->depth > MAX_EXPR_DEPTH) { asm_err(A, &op, "expression nested too deeply"); return -1; }
+        int rc = expr_binary(A, c, prec + 1);
+        A->depth--;
+        if (rc) return -1;
+        int code = op.punct == '+' ? EXPR_ADD : op.punct == '-' ? EXPR_SUB : op.punct == '*' ? EXPR_MUL
+                 : op.punct == '/' ? EXPR_DIV : op.punct == '%' ? EXPR_REM : op.punct == P_SHL ? EXPR_SHL
+                 : op.punct == P_SHR ? EXPR_SHR : op.punct == '&' ? EXPR_AND : op.punct == '|' ? EXPR_OR : EXPR_XOR;
+        emit(c, code, 0);
+    }
+}
+
+/* expr( EXPR ), after the word expr */
+static int parse_expr_init(Asm *A, BufferSpec *s)
+{
+    ExprBuf c = { NULL, 0, 0 };
+    if (asm_expect(A, '(', "after expr") || expr_binary(A, &c, 1) || asm_expect(A, ')', "to close expr(...)")) {
+        free(c.v);
+        return -1;
+    }
+    s->init = INIT_EXPR;
+    s->expr = c.v;
+    s->nexpr = c.n;
+    return 0;
+}
+
 void asm_parse_buffer(Asm *A)
 {
     Program *p = A->p;
     Token name = asm_next(A);
     char b[64];
     if (name.kind != TOK_IDENT) { asm_err(A, &name, "expected a buffer name after .buffer, got %s", asm_show(&name, b, sizeof b)); return; }
-    for (int i = 0; i < p->nbuffers; i++)
-        if (asm_tok_is(&name, p->buffers[i].name)) { asm_err(A, &name, "buffer %s declared twice (first at line %d)", asm_show(&name, b, sizeof b), p->buffers[i].line); return; }
+    int global = -1;   /* a module variable (.global) of that name: this line initialises it */
+    for (int i = 0; i < p->nbuffers; i++) {
+        if (!asm_tok_is(&name, p->buffers[i].name)) continue;
+        if (p->buffers[i].global_var && !p->buffers[i].host_init) { global = i; continue; }
+        asm_err(A, &name, "buffer %s declared twice (first at line %d)", asm_show(&name, b, sizeof b), p->buffers[i].line);
+        return;
+    }
     Token ty = asm_next(A);
     DataType type = ty.kind == TOK_DIRECTIVE ? isa_type_lookup(ty.s + 1, ty.len - 1) : T_NONE;
     if (type == T_NONE || type == T_PRED) { asm_err(A, &ty, "expected an element type (.f32, .u32 ...), got %s", asm_show(&ty, b, sizeof b)); return; }
@@ -183,6 +269,8 @@ void asm_parse_buffer(Asm *A)
                 if (asm_accept(A, ',') && parse_number(A, &s.hi)) return;
                 if (asm_expect(A, ')', "after iota(start, step)")) return;
             }
+        } else if (asm_tok_is(&init, "expr")) {
+            if (parse_expr_init(A, &s)) return;
         } else if (asm_tok_is(&init, "fill")) {
             s.init = INIT_FILL;
             if (asm_expect(A, '(', "after fill") || parse_number(A, &s.value) || asm_expect(A, ')', "after fill(value")) return;
@@ -219,14 +307,32 @@ void asm_parse_buffer(Asm *A)
             s.init = INIT_VALUES;
             if (parse_values(A, &s, &init)) { free(s.values); return; }
         } else {
-            static const char *const inits[] = { "zero", "random", "iota", "fill", "file", "values" };
+            static const char *const inits[] = { "zero", "random", "iota", "fill", "file", "values", "expr" };
             char w[64];
             snprintf(w, sizeof w, "%.*s", init.len < 60 ? init.len : 60, init.s);
-            const char *near = suggest_best(w, inits, 6, sizeof inits[0]);
-            asm_err(A, &init, "unknown initialiser '%s'%s%s%s (zero, random(...), iota, fill(v), file(\"path\"), values(v, ...))", w,
+            const char *near = suggest_best(w, inits, 7, sizeof inits[0]);
+            asm_err(A, &init, "unknown initialiser '%s'%s%s%s (zero, random(...), iota, fill(v), file(\"path\"), values(v, ...), expr(EXPR of i))", w,
                 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
             return;
         }
+    }
+    s.host_init = 1;
+    if (global >= 0) {
+        BufferSpec *g = &p->buffers[global];
+        uint64_t have = g->count * (uint64_t)(isa_type_bits((DataType)g->type) / 8);
+        if (have != s.count * esize) {
+            asm_err(A, &name, ".buffer %.*s has %llu bytes, but .global %.*s has %llu", name.len, name.s,
+                    (unsigned long long)(s.count * esize), name.len, name.s, (unsigned long long)have);
+            free(s.path);
+            free(s.expr);
+            return;
+        }
+        /* the host initialiser replaces the .global's, in the .buffer's type */
+        free(g->data);
+        s.name = g->name;
+        s.global_var = g->global_var;
+        *g = s;
+        return;
     }
     s.name = asm_xstrndup(name.s, (size_t)name.len);
     GROW(p->buffers, p->nbuffers, A->capbuf);
@@ -250,7 +356,15 @@ void asm_parse_launch(Asm *A)
         if (asm_tok_is(&key, "grid")) { if (parse_dims(A, l.grid, "grid")) goto fail; have_grid = 1; }
         else if (asm_tok_is(&key, "block")) { if (parse_dims(A, l.block, "block")) goto fail; have_block = 1; }
         else if (asm_tok_is(&key, "args")) { if (parse_arg_list(A, &l.args, &l.nargs)) goto fail; }
-        else { asm_err(A, &key, ".launch takes grid=, block= and args=, not %s", asm_show(&key, b, sizeof b)); goto fail; }
+        else if (asm_tok_is(&key, "shared")) {
+            /* dynamic shared memory per block, as the third <<< >>> argument */
+            Token at = asm_peek(A);
+            int64_t v;
+            if (asm_parse_expr(A, &v)) goto fail;
+            if (v < 0 || v > (1 << 30)) { asm_err(A, &at, "shared=%lld is out of range [0,2^30] bytes", (long long)v); goto fail; }
+            l.dyn_shared_bytes = (uint32_t)v;
+        }
+        else { asm_err(A, &key, ".launch takes grid=, block=, args= and shared=, not %s", asm_show(&key, b, sizeof b)); goto fail; }
     }
     if (!have_grid || !have_block) { asm_err(A, &name, ".launch needs grid=(...) and block=(...)"); goto fail; }
     GROW(p->launches, p->nlaunches, A->caplaunch);
@@ -261,6 +375,20 @@ void asm_parse_launch(Asm *A)
     return;
 fail:
     free(l.args);
+}
+
+void asm_resolve_checks(Asm *A)
+{
+    Program *p = A->p;
+    for (int i = 0; i < p->nchecks; i++) {
+        CheckSpec *c = &p->checks[i];
+        if (c->buffer >= 0) continue;
+        c->buffer = program_find_buffer(p, A->check_names[i]);
+        if (c->buffer >= 0) continue;
+        Token at = { .line = c->line, .col = c->col, .len = (int)strlen(A->check_names[i]) };
+        at.s = p->source + p->line_starts[c->line - 1] + c->col - 1;
+        asm_err(A, &at, "unknown buffer '%s' (declare it with .buffer, or as a .global variable)", A->check_names[i]);
+    }
 }
 
 void asm_parse_check(Asm *A)
@@ -275,7 +403,8 @@ void asm_parse_check(Asm *A)
     c.equals = -1;
     c.line = name.line; c.col = name.col;
     for (int i = 0; i < p->nbuffers; i++) if (asm_tok_is(&name, p->buffers[i].name)) c.buffer = i;
-    if (c.buffer < 0) { asm_err(A, &name, "unknown buffer %s (declare it with .buffer first)", asm_show(&name, b, sizeof b)); return; }
+    /* not yet known: a module variable (.global) of an .include below may
+     * be it; asm_resolve_checks looks again at the end */
     while (asm_peek(A).kind != TOK_EOL && asm_peek(A).kind != TOK_EOF) {
         Token key;
         if (parse_key(A, &key)) goto fail;
@@ -303,6 +432,8 @@ void asm_parse_check(Asm *A)
         else { asm_err(A, &key, ".check takes ref=, equals=, file=, tol= and rtol=, not %s", asm_show(&key, b, sizeof b)); goto fail; }
     }
     GROW(p->checks, p->nchecks, A->capcheck);
+    A->check_names = asm_xrealloc(A->check_names, (size_t)A->capcheck * sizeof *A->check_names);
+    A->check_names[p->nchecks] = c.buffer < 0 ? asm_xstrndup(name.s, (size_t)name.len) : NULL;
     p->checks[p->nchecks++] = c;
     return;
 fail:

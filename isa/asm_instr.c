@@ -110,6 +110,9 @@ static int decode_mnemonic(Asm *A, const Token *t, Instr *in)
         /* .shared::cta and .shared::cluster name the CTA's shared window */
         if (wl > 5 && memcmp(part[i], "shared::", 8 < wl ? 8 : (size_t)wl) == 0) wl = 6;
         snprintf(word, sizeof word, "%.*s", wl < 60 ? wl : 60, part[i]);
+        /* cp.async.ca.shared.global: the source space is always .global;
+         * .L2::128B and the like are prefetch hints */
+        if (op == OP_CP_ASYNC && (!strcmp(word, "global") || !strncmp(word, "L2::", 4))) continue;
         DataType tt = isa_type_lookup(word, (int)strlen(word));
         if (tt != T_NONE) {
             if (nty < 3) ty[nty] = tt;
@@ -190,6 +193,23 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
     case OP_SHFL:
         if (!in->sub) { asm_err(A, t, "shfl.sync needs .up, .down, .bfly or .idx"); return -1; }
         break;
+    case OP_CP_ASYNC:
+        if (in->space != SP_SHARED) { asm_err(A, t, "cp.async copies from .global to .shared: write cp.async.ca.shared.global"); return -1; }
+        if (in->cache != CACHE_NONE && in->cache != CACHE_CA && in->cache != CACHE_CG) { asm_err(A, t, "cp.async takes .ca or .cg"); return -1; }
+        break;
+    case OP_MATCH:
+        if (in->sub != VOTE_ANY && in->sub != VOTE_ALL) { asm_err(A, t, "match.sync needs .any or .all"); return -1; }
+        break;
+    case OP_REDUX: {
+        int arith = in->sub == ATOM_ADD || in->sub == ATOM_MIN || in->sub == ATOM_MAX;
+        int logic = in->sub == ATOM_AND || in->sub == ATOM_OR || in->sub == ATOM_XOR;
+        if (!arith && !logic) { asm_err(A, t, "redux.sync needs .add, .min, .max (.u32 .s32) or .and, .or, .xor (.b32)"); return -1; }
+        if (arith == (in->type == T_B32)) {
+            asm_err(A, t, arith ? "redux.sync.add/.min/.max take .u32 or .s32" : "redux.sync.and/.or/.xor take .b32");
+            return -1;
+        }
+        break;
+    }
     case OP_ATOM: case OP_RED:
         if (!in->sub) { asm_err(A, t, "%s needs an operation (.add .min .max .inc .dec .exch .cas .and .or .xor)", mn); return -1; }
         if (in->op == OP_RED && in->sub == ATOM_CAS) { asm_err(A, t, "red has no .cas; use atom.cas"); return -1; }
@@ -206,8 +226,8 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
             return -1;
         }
         break;
-    case OP_ST:
-        if (in->space == SP_CONST || in->space == SP_PARAM) { asm_err(A, t, "cannot store to %s memory", in->space == SP_CONST ? ".const" : ".param"); return -1; }
+    case OP_ST:   /* st.param: a .func's return values and call arguments (kernel parameters: asm.c) */
+        if (in->space == SP_CONST) { asm_err(A, t, "cannot store to .const memory"); return -1; }
         break;
     case OP_CVTA:
         if (in->space == SP_NONE || in->space == SP_PARAM) { asm_err(A, t, "cvta needs a state space (.global .shared .local .const)"); return -1; }
@@ -217,8 +237,14 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
             asm_err(A, t, "integer rounding (.rni .rzi .rmi .rpi) needs a floating-point source");
             return -1;
         }
+        if (in->type == T_F16 && in->rnd != RND_NONE && in->rnd != RND_RN) { asm_err(A, t, "cvt to .f16 rounds with .rn only"); return -1; }
         break;
     default: break;
+    }
+    /* half precision (the rows with .f16): PTX rounds its .f16 arithmetic .rn */
+    if (in->type == T_F16 && in->op != OP_CVT && in->rnd != RND_NONE && in->rnd != RND_RN) {
+        asm_err(A, t, "%s.f16 rounds with .rn only", mn);
+        return -1;
     }
     if (in->vec > 1 && in->space == SP_PARAM) { asm_err(A, t, "vector access to .param space is not supported"); return -1; }
     return 0;
@@ -236,7 +262,10 @@ static DataType slot_type(const Instr *in, int slot)
     }
     if (in->op == OP_CVT && slot == 1) return (DataType)in->stype;
     if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return T_U32;
-    if ((in->op == OP_POPC || in->op == OP_CLZ) && slot == 0) return T_U32;
+    if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return T_U32;
+    if (in->op == OP_BFE && slot >= 2) return T_U32;
+    if (in->op == OP_MATCH && slot != 1) return T_B32;
+    if (in->op == OP_CP_ASYNC) return T_U32;
     if (in->mul == MUL_WIDE && isa_operand_bits(in, slot) > isa_type_bits((DataType)in->type))
         return (DataType)(in->type + 1);   /* mad.wide's c: u16->u32, s32->s64 (ISA_TYPES order) */
     return (DataType)in->type;
@@ -258,7 +287,10 @@ static int check_reg_width(Asm *A, const Token *t, const Instr *in, int slot, in
     }
     if (is_pred || need == 0 || need <= 16) return 0;
     int have = A->e->regs[idx].bits;
-    if (have != need) {
+    /* PTX: ld and st may name a register wider than their type (st stores
+     * its low bytes, ld extends by the type's signedness); nvcc does */
+    int wider_ok = (in->op == OP_ST && slot == 1) || (in->op == OP_LD && slot == 0);
+    if (have != need && !(wider_ok && have > need)) {
         asm_err(A, t, "%s is a %d-bit register; %s%s.%s needs a %d-bit register here", asm_show(t, b, sizeof b), have,
             opname(in), in->mul == MUL_WIDE ? ".wide" : "",
             isa_type_name(in->mul == MUL_WIDE ? (DataType)in->type : slot_type(in, slot)), need);
@@ -268,11 +300,17 @@ static int check_reg_width(Asm *A, const Token *t, const Instr *in, int slot, in
 }
 
 /* A register operand (destination or source). */
+/* A register declared with a plain name (.reg .s32 q;). */
+static int named_reg(Asm *A, const Token *t)
+{
+    return t->kind == TOK_IDENT && (strmap_get(&A->regmap, t->s, t->len) >= 0 || strmap_get(&A->predmap, t->s, t->len) >= 0);
+}
+
 static int parse_reg(Asm *A, Instr *in, int slot, Operand *o)
 {
     Token t = asm_next(A);
     char b[64];
-    if (t.kind != TOK_REG) {
+    if (t.kind != TOK_REG && !named_reg(A, &t)) {
         if (t.kind != TOK_ERROR) asm_err(A, &t, "%s: expected a register, got %s", opname(in), asm_show(&t, b, sizeof b));
         return -1;
     }
@@ -289,7 +327,15 @@ static int imm_to_slot(Asm *A, const Token *t, const Instr *in, int slot, Operan
 {
     DataType ty = slot_type(in, slot);
     o->kind = OPD_IMM;
-    if (ty == T_PRED) { asm_err(A, t, "%s: a predicate operand cannot be an immediate", opname(in)); return -1; }
+    if (ty == T_PRED && in->op == OP_MOV && slot == 1 && !is_float && (v == 0 || v == 1)) {
+        o->imm = v;   /* mov.pred %p, 0 / 1: false or true, as nvcc writes */
+        return 0;
+    }
+    if (ty == T_PRED) { asm_err(A, t, "%s: a predicate operand cannot be an immediate (only mov.pred takes 0 or 1)", opname(in)); return -1; }
+    if (ty == T_F16) {   /* PTX writes half constants as bit patterns: mov.b16 %h1, 0x3C00 */
+        asm_err(A, t, "%s: no .f16 immediates; load the half's bits with mov.b16 (1.0 is 0x3C00)", opname(in));
+        return -1;
+    }
     if (isa_type_kind(ty) == TK_FLOAT) {
         double d = is_float ? f : (double)v;
         if (ty == T_F32) {
@@ -365,6 +411,7 @@ static int parse_src(Asm *A, Instr *in, int slot, Operand *o)
     Token t = asm_peek(A);
     char b[64];
     if (t.kind == TOK_IDENT && asm_tok_is(&t, "WARP_SZ")) return parse_warp_sz(A, in, slot, o);
+    if (named_reg(A, &t)) return parse_reg(A, in, slot, o);
     if (t.kind == TOK_REG) {
         int s = asm_sreg_lookup(&t);
         if (s >= 0) {
@@ -488,7 +535,8 @@ static int parse_mem(Asm *A, Instr *in, Operand *o)
         return -1;
     }
     if (!o->is_param && in->space == SP_PARAM) {
-        asm_err(A, &t, "ld.param needs a kernel parameter name in brackets");
+        asm_err(A, &t, "%s.param needs a .param name in brackets (a kernel parameter, or a .param of the function or call)",
+                opname(in));
         return -1;
     }
     if (o->sym >= 0 && !o->is_param) {
@@ -558,6 +606,7 @@ static const char *const format_operands[] = {
     [FMT_LD] = "d, [a]", [FMT_ST] = "[a], b", [FMT_ATOM] = "d, [a], b[, c]",
     [FMT_RED] = "[a], b", [FMT_BRA] = "a label", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
+    [FMT_CALL] = "[(rets),] func[, (args)]", [FMT_CP] = "[d], [a], size[, c]",
 };
 
 /* Between operands: a ',' is required; ';' early means too few. */
@@ -571,6 +620,29 @@ static int comma(Asm *A, const Instr *in)
     else if (t.kind != TOK_ERROR)
         asm_err(A, &t, "expected ',' between operands of %s, got %s", opname(in), asm_show(&t, b, sizeof b));
     return -1;
+}
+
+/* cp.async [shared], [global], size[, src-size] */
+static int parse_cp_async(Asm *A, Instr *in, Operand *o, int *last)
+{
+    if (parse_mem(A, in, &o[0]) || comma(A, in)) return -1;
+    in->space = SP_GLOBAL;   /* the source's space, for its checks */
+    int rc = parse_mem(A, in, &o[1]);
+    in->space = SP_SHARED;
+    if (rc || comma(A, in)) return -1;
+    Token at = asm_peek(A);
+    int64_t n;
+    if (asm_parse_expr(A, &n)) return -1;
+    if (n != 4 && n != 8 && n != 16) { asm_err(A, &at, "cp.async copies 4, 8 or 16 bytes, not %lld", (long long)n); return -1; }
+    if (in->cache == CACHE_CG && n != 16) { asm_err(A, &at, "cp.async.cg copies 16 bytes"); return -1; }
+    o[2].kind = OPD_IMM;
+    o[2].imm = n;
+    *last = 2;
+    if (asm_accept(A, ',')) {
+        if (parse_src(A, in, 3, &o[3])) return -1;
+        *last = 3;
+    }
+    return 0;
 }
 
 static int parse_operands(Asm *A, Instr *in)
@@ -611,6 +683,8 @@ static int parse_operands(Asm *A, Instr *in)
     case FMT_RED:
         rc = parse_mem(A, in, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]); last = 1; break;
     case FMT_BRA: rc = parse_label_ref(A, in, &o[0]); last = 0; break;
+    case FMT_CALL: rc = asm_parse_call(A, in); last = 1; break;
+    case FMT_CP: rc = parse_cp_async(A, in, o, &last); break;
     case FMT_BAR:
         rc = parse_src(A, in, 0, &o[0]); last = 0;
         if (!rc && asm_accept(A, ',')) { rc = parse_src(A, in, 1, &o[1]); last = 1; }

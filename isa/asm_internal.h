@@ -8,6 +8,8 @@
  *   asm_decl.c   declarations: .reg, .shared/.const/.local, .param
  *   asm_instr.c  instructions: opcode and modifiers, operands
  *   asm_host.c   host directives: .buffer, .launch, .check
+ *   asm_include.c  .include (whole modules), .file/.loc, .section
+ *   asm_func.c   device functions: call, and linking .funcs into entries
  * All state hangs off one Asm context, passed to every function.
  */
 #ifndef GPUSIM_ASM_INTERNAL_H
@@ -27,6 +29,7 @@ enum {
     MAX_EXPR_DEPTH = 200,
     MAX_PARTS = 12,           /* dot-separated words in one opcode */
     MAX_CODE = 1 << 22,       /* instructions per entry */
+    MAX_INCLUDE_DEPTH = 16,   /* files nested by .include */
 };
 #define MAX_BUFFER_BYTES (1ull << 32)
 
@@ -43,6 +46,7 @@ typedef struct DefSlot {
 
 typedef struct Fixup { int pc, slot; char *name; int line, col; } Fixup;
 typedef struct PendingLaunch { char *entry; int line, col; } PendingLaunch;
+typedef struct IncludeSite { size_t pos; int file; } IncludeSite;  /* .include at byte pos -> Program.files, -1: failed */
 
 typedef struct Asm {
     const char *file;
@@ -58,7 +62,8 @@ typedef struct Asm {
     const AsmOptions *opt;
 
     DefSlot *defs; int ndefs;
-    StrMap defmap, entrymap, bufmap, modvars;
+    StrMap defmap, entrymap, bufmap, modvars, funcmap;
+    StrMap protomap;          /* .func prototypes (declared, maybe never defined) */
     int *def_stack; int ndef_stack;
     int stale_errors;         /* uses of a .define whose error is already reported */
 
@@ -66,13 +71,24 @@ typedef struct Asm {
     Entry *e;
     int entry_index;
     StrMap regmap, predmap, labelmap, entryvars, parammap;
-    int capcode, capregs, cappreds, caplabels;
+    int capcode, capregs, cappreds, caplabels, capparams, capcalls;
     Fixup *fix; int nfix, capfix;
     uint32_t module_shared;   /* bytes of module-scope .shared */
     uint32_t module_local;
 
     PendingLaunch *pend; int npend;
-    int capvars, capbuf, caplaunch, capcheck, capentries;
+    char **check_names;       /* per .check: its buffer's name while unresolved */
+    int capvars, capbuf, caplaunch, capcheck, capentries, capfuncs;
+
+    /* whole modules (asm_include.c) */
+    size_t srclen;                       /* bytes of Program.source */
+    size_t *inc_start, *inc_end;         /* each file's bytes in Program.source */
+    int capfiles;
+    IncludeSite *incs; int nincs, capincs;
+    Lexer inc_stack[MAX_INCLUDE_DEPTH];  /* the including files' lexers */
+    int ninc_stack;
+    SrcLoc cur_loc;                      /* the last .loc */
+    int capcuda;
 } Asm;
 
 
@@ -120,6 +136,8 @@ void asm_skip_line(Asm *A);
 int asm_parse_expr(Asm *A, int64_t *out);
 /* Binary operators of precedence min_prec and above (see asm_prec_of). */
 int asm_parse_binary(Asm *A, int min_prec, int64_t *out);
+/* The value of a .define name (an error if there is none). */
+int asm_name_value(Asm *A, const Token *t, int64_t *out);
 /* Precedence of a binary operator, lowest 1; 0 for anything else. */
 int asm_prec_of(int punct);
 /* Report an integer overflow at t; returns -1. */
@@ -148,6 +166,15 @@ void asm_parse_var_decl(Asm *A, const Token *dir, int is_extern);
 int asm_lookup_var(Asm *A, const Token *t);
 /* An entry's parameter list, after its '('. */
 void asm_parse_params(Asm *A);
+/* `.param .TYPE name;` inside a body: call scratch in the frame. */
+void asm_parse_frame_param(Asm *A);
+
+/* ---- asm_func.c: device functions ------------------------------------------ */
+/* The operands of `call`: [(rets),] func[, (args)]; 0 or -1. */
+int asm_parse_call(Asm *A, Instr *in);
+/* At the end of the file: append to each entry the .funcs it calls
+ * (transitively), rebased, and point its calls at them. */
+void asm_link_funcs(Asm *A);
 
 /* ---- asm_instr.c: instructions -------------------------------------------- */
 /* [@guard] opcode.modifiers operands ; appended to the current entry. */
@@ -159,7 +186,27 @@ void asm_parse_instruction(Asm *A);
 void asm_parse_buffer(Asm *A);
 void asm_parse_launch(Asm *A);
 void asm_parse_check(Asm *A);
+/* At the end: .check lines of buffers declared later (.global variables). */
+void asm_resolve_checks(Asm *A);
 /* A line-mode directive: run fn, then require the end of the line. */
 void asm_host_directive(Asm *A, const Token *d, void (*fn)(Asm *));
+
+/* ---- asm_include.c: whole modules ------------------------------------------ */
+/* Before parsing: load every file .include brings in (recursively) after
+ * the kernel file's main_len bytes of Program.source; fill Program.files. */
+void asm_load_includes(Asm *A, size_t main_len);
+/* `.include "PATH"` (the directive consumed): lex that file next. */
+void asm_include_push(Asm *A, const Token *d);
+/* At the end of an included file: back to the including one; 0 if none. */
+int asm_include_pop(Asm *A);
+/* Give the errors from index `from` on their file and line there. */
+void asm_include_fix_diags(Asm *A, int from);
+/* .file NUM "PATH" / .loc FILE LINE COL ... (the directive consumed). */
+void asm_parse_file(Asm *A);
+void asm_parse_loc(Asm *A);
+/* Record the current .loc for the instruction at program line `line`. */
+void asm_note_loc(Asm *A, int line);
+/* .section NAME { ... } (the directive consumed): skipped. */
+void asm_skip_section(Asm *A);
 
 #endif

@@ -138,7 +138,7 @@ Unit isa_unit(const Instr *in)
     DataType t = (DataType)in->type;
     if (in->op == OP_CVT && (in->type == T_F64 || in->stype == T_F64)) return UNIT_FP64;
     if (t == T_F64) return UNIT_FP64;
-    if (t == T_F32) return in->op == OP_DIV ? UNIT_SFU : UNIT_FP32;
+    if (t == T_F32 || t == T_F16) return in->op == OP_DIV ? UNIT_SFU : UNIT_FP32;
     return UNIT_ALU;
 }
 
@@ -146,7 +146,8 @@ int isa_operand_bits(const Instr *in, int slot)
 {
     int tb = isa_type_bits((DataType)in->type);
     switch ((Format)isa_ops[in->op].format) {
-    case FMT_NONE: case FMT_BRA: return 0;
+    case FMT_NONE: case FMT_BRA: case FMT_CALL: return 0;
+    case FMT_CP: return slot == 3 ? 32 : 0;
     case FMT_D: case FMT_MASK: case FMT_BAR: return 32;
     case FMT_VOTE:
         if (slot == 0) return in->sub == VOTE_BALLOT ? 32 : 1;
@@ -157,14 +158,16 @@ int isa_operand_bits(const Instr *in, int slot)
     case FMT_LD: case FMT_ST: case FMT_ATOM: case FMT_RED: return tb;
     case FMT_D_A:
         if (in->op == OP_CVT && slot == 1) return isa_type_bits((DataType)in->stype);
-        if ((in->op == OP_POPC || in->op == OP_CLZ) && slot == 0) return 32;
+        if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return 32;
         return tb;
     case FMT_D_AB:
         if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return 32;
+        if (in->op == OP_MATCH && slot != 1) return 32;   /* the lane mask and membermask */
         if (in->mul == MUL_WIDE && slot == 0) return 2 * tb;
         return tb;
     case FMT_D_ABC:
         if (in->mul == MUL_WIDE && (slot == 0 || slot == 3)) return 2 * tb;
+        if (in->op == OP_BFE && slot >= 2) return 32;   /* position and length */
         return tb;
     }
     return 0;
@@ -180,6 +183,72 @@ const char *program_line(const Program *p, int line, int *len)
     if (n > 0 && s[n - 1] == '\r') n--;
     if (len) *len = n;
     return s;
+}
+
+const char *program_where(const Program *p, int line, int *local)
+{
+    if (local) *local = line;
+    if (!p) return "";
+    const SrcFile *best = NULL;
+    for (int i = 0; i < p->nfiles; i++)
+        if (line >= p->files[i].first_line && line < p->files[i].first_line + p->files[i].nlines) best = &p->files[i];
+    if (!best) return p->filename;
+    if (local) *local = line - best->first_line + 1;
+    return best->name;
+}
+
+void program_fix_diags(const Program *p, DiagList *dl, int from)
+{
+    if (!p || p->nfiles < 2) return;
+    for (int i = from; i < dl->n; i++) {
+        Diag *d = &dl->v[i];
+        if (d->line <= 0 || strcmp(d->file, p->filename) != 0) continue;
+        int local;
+        const char *f = program_where(p, d->line, &local);
+        d->line = local;
+        if (strcmp(f, d->file) == 0) continue;
+        size_t n = strlen(f);
+        char *copy = malloc(n + 1);
+        if (!copy) abort();
+        memcpy(copy, f, n + 1);
+        free(d->file);
+        d->file = copy;
+    }
+}
+
+const char *program_cuda_line(const Program *p, int line, int *cuda_line)
+{
+    if (!p || !p->locs || line < 1 || line > p->nlines || !p->locs[line].file) return NULL;
+    int src = 0;
+    for (int i = 0; i < p->nfiles; i++)
+        if (line >= p->files[i].first_line && line < p->files[i].first_line + p->files[i].nlines) src = i;
+    for (int i = 0; i < p->ncuda_files; i++) {
+        if (p->cuda_files[i].num != p->locs[line].file || p->cuda_files[i].src != src) continue;
+        const char *slash = strrchr(p->cuda_files[i].path, '/');
+        if (cuda_line) *cuda_line = (int)p->locs[line].line;
+        return slash ? slash + 1 : p->cuda_files[i].path;
+    }
+    return NULL;
+}
+
+const char *program_line_label(const Program *p, int line, int with_cuda, char *buf, size_t n)
+{
+    int local, cl;
+    const char *f = program_where(p, line, &local);
+    const char *slash = strrchr(f, '/');
+    int k;
+    int in_main = !p || p->nfiles < 2 || line < p->files[0].first_line + p->files[0].nlines;
+    if (!in_main) k = snprintf(buf, n, "%s:%d", slash ? slash + 1 : f, local);
+    else k = snprintf(buf, n, "%d", local);
+    const char *cu = with_cuda ? program_cuda_line(p, line, &cl) : NULL;
+    if (cu && k > 0 && (size_t)k < n) snprintf(buf + k, n - (size_t)k, " (%s:%d)", cu, cl);
+    return buf;
+}
+
+uint32_t program_launch_shared(const Program *p, const LaunchSpec *l)
+{
+    const Entry *e = &p->entries[l->entry];
+    return l->dyn_shared_bytes ? e->dyn_shared_offset + l->dyn_shared_bytes : e->shared_bytes;
 }
 
 int program_find_entry(const Program *p, const char *name)
@@ -202,31 +271,39 @@ static void free_regs(RegInfo *r, int n)
     free(r);
 }
 
+static void free_entry(Entry *en)
+{
+    free(en->name);
+    int np = en->nall_params > en->nparams ? en->nall_params : en->nparams;
+    for (int i = 0; i < np; i++) free(en->params[i].name);
+    free(en->params);
+    free(en->code);
+    free_regs(en->regs, en->nregs);
+    free_regs(en->preds, en->npreds);
+    for (int i = 0; i < en->nlabels; i++) free(en->labels[i].name);
+    free(en->labels);
+    free(en->blocks);
+    for (int i = 0; i < en->ncalls; i++) { free(en->calls[i].name); free(en->calls[i].params); }
+    free(en->calls);
+    free(en->linked);
+    if (en->machine) free(en->machine->code);
+    free(en->machine);
+    free(en->morder);
+}
+
 void program_free(Program *p)
 {
     if (!p) return;
-    for (int e = 0; e < p->nentries; e++) {
-        Entry *en = &p->entries[e];
-        free(en->name);
-        for (int i = 0; i < en->nparams; i++) free(en->params[i].name);
-        free(en->params);
-        free(en->code);
-        free_regs(en->regs, en->nregs);
-        free_regs(en->preds, en->npreds);
-        for (int i = 0; i < en->nlabels; i++) free(en->labels[i].name);
-        free(en->labels);
-        free(en->blocks);
-        if (en->machine) free(en->machine->code);
-        free(en->machine);
-        free(en->morder);
-    }
+    for (int e = 0; e < p->nentries; e++) free_entry(&p->entries[e]);
     free(p->entries);
+    for (int e = 0; e < p->nfuncs; e++) free_entry(&p->funcs[e]);
+    free(p->funcs);
     for (int i = 0; i < p->nvars; i++) free(p->vars[i].name);
     free(p->vars);
     free(p->const_data);
     for (int i = 0; i < p->ndefines; i++) free(p->defines[i].name);
     free(p->defines);
-    for (int i = 0; i < p->nbuffers; i++) { free(p->buffers[i].name); free(p->buffers[i].path); free(p->buffers[i].values); }
+    for (int i = 0; i < p->nbuffers; i++) { free(p->buffers[i].name); free(p->buffers[i].path); free(p->buffers[i].values); free(p->buffers[i].data); free(p->buffers[i].expr); }
     free(p->buffers);
     for (int i = 0; i < p->nlaunches; i++) free(p->launches[i].args);
     free(p->launches);
@@ -234,6 +311,11 @@ void program_free(Program *p)
         free(p->checks[i].ref); free(p->checks[i].args); free(p->checks[i].path);
     }
     free(p->checks);
+    for (int i = 0; i < p->nfiles; i++) free(p->files[i].name);
+    free(p->files);
+    free(p->locs);
+    for (int i = 0; i < p->ncuda_files; i++) free(p->cuda_files[i].path);
+    free(p->cuda_files);
     free(p->filename);
     free(p->source);
     free(p->line_starts);
@@ -247,6 +329,7 @@ static const char *const format_syntax[] = {
     [FMT_LD] = "d, [a]", [FMT_ST] = "[a], b", [FMT_ATOM] = "d, [a], b[, c]",
     [FMT_RED] = "[a], b", [FMT_BRA] = "LABEL", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
+    [FMT_CALL] = "[(rets),] func[, (args)]", [FMT_CP] = "[d], [a], size[, c]",
 };
 
 static const char *const unit_class_names[] = {
@@ -316,7 +399,8 @@ void isa_doc(FILE *out)
         fprintf(out, "| .%s | %d | %s |\n", types[t].name, types[t].bits, kind_names[types[t].kind]);
     fputs("\n## Special registers\n\n", out);
     for (int s = 0; s < SR_COUNT; s++) fprintf(out, "%s`%s`", s ? ", " : "", isa_sreg_names[s]);
-    fputs(".\n\n`%clock` and `%clock64` read the SM's cycle counter; `%lanemask_*` are the\n"
+    fputs(".\n\n`%clock` and `%clock64` read the SM's cycle counter (`%globaltimer`: the same\n"
+          "in nanoseconds, at `gpu.core_clock_mhz`); `%lanemask_*` are the\n"
           "masks of lanes equal to, below, up to, above and from this lane.\n\n"
           "`WARP_SZ` is PTX's predefined warp-size constant. It is known only at run time\n"
           "(`sm.warp_size` in the config: 4, 8, 16 or 32), so it is an operand wherever an\n"

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "diag.h"
+
 /* ---- data types ------------------------------------------------------ */
 #define ISA_TYPES(X) \
     X(T_NONE, "",     0, TK_NONE) \
@@ -22,7 +24,8 @@
     X(T_S8,   "s8",   8, TK_SINT) X(T_S16, "s16", 16, TK_SINT) \
     X(T_S32,  "s32", 32, TK_SINT) X(T_S64, "s64", 64, TK_SINT) \
     X(T_F32,  "f32", 32, TK_FLOAT) X(T_F64, "f64", 64, TK_FLOAT) \
-    X(T_PRED, "pred", 1, TK_PRED)
+    X(T_PRED, "pred", 1, TK_PRED) \
+    X(T_F16,  "f16", 16, TK_FLOAT)   /* IEEE half: add sub mul fma neg abs min max setp cvt mov selp ld st */
 
 typedef enum TypeKind { TK_NONE, TK_BITS, TK_UINT, TK_SINT, TK_FLOAT, TK_PRED } TypeKind;
 
@@ -46,6 +49,7 @@ typedef enum DataType { ISA_TYPES(X) T_COUNT } DataType;
 #define TM_INT8  (TMASK(T_U8) | TMASK(T_S8))
 #define TM_SINT  (TMASK(T_S16) | TM_S32 | TM_S64)
 #define TM_INT   (TMASK(T_U16) | TM_U32 | TM_U64 | TM_SINT)
+#define TM_F16   TMASK(T_F16)
 #define TM_FLT   (TM_F32 | TM_F64)
 #define TM_MEMTYPES (TM_B8 | TM_BITS | TM_INT8 | TM_INT | TM_FLT)
 
@@ -63,11 +67,14 @@ DataType isa_type_lookup(const char *name, int len);  /* T_NONE if unknown */
  *   FMT_RED   [a]=opd[0] b=opd[1]         FMT_BRA   label=opd[0]
  *   FMT_BAR   a [b]                     FMT_MASK  membermask=opd[0]
  *   FMT_VOTE  d a(pred) membermask      FMT_SHFL  d[|p=opd[5]] a b c membermask
- *   FMT_D     d                         FMT_NONE  -                        */
+ *   FMT_D     d                         FMT_NONE  -
+ *   FMT_CALL  [(rets),] func[, (args)]: opd[0] = callee pc (OPD_LABEL),
+ *             opd[1].imm = the entry's CallSite
+ *   FMT_CP    [d]=opd[0] (shared) [a]=opd[1] (global) size=opd[2] [c=opd[3]] */
 typedef enum Format {
     FMT_NONE, FMT_D, FMT_D_A, FMT_D_AB, FMT_D_ABC, FMT_SETP, FMT_SELP,
     FMT_LD, FMT_ST, FMT_ATOM, FMT_RED, FMT_BRA, FMT_BAR, FMT_MASK,
-    FMT_VOTE, FMT_SHFL
+    FMT_VOTE, FMT_SHFL, FMT_CALL, FMT_CP
 } Format;
 
 /* Unit classes in the table; isa_unit() resolves UC_ARITH by type. */
@@ -159,6 +166,7 @@ extern const OpInfo isa_ops[OP_COUNT];
     X(SR_NCTAID_X, "%nctaid.x") X(SR_NCTAID_Y, "%nctaid.y") X(SR_NCTAID_Z, "%nctaid.z") \
     X(SR_LANEID, "%laneid") X(SR_WARPID, "%warpid") X(SR_NWARPID, "%nwarpid") \
     X(SR_SMID, "%smid") X(SR_NSMID, "%nsmid") X(SR_CLOCK, "%clock") X(SR_CLOCK64, "%clock64") \
+    X(SR_GLOBALTIMER, "%globaltimer")   /* nanoseconds: %clock64 at gpu.core_clock_mhz */ \
     X(SR_LANEMASK_EQ, "%lanemask_eq") X(SR_LANEMASK_LT, "%lanemask_lt") \
     X(SR_LANEMASK_LE, "%lanemask_le") X(SR_LANEMASK_GT, "%lanemask_gt") \
     X(SR_LANEMASK_GE, "%lanemask_ge") \
@@ -189,7 +197,9 @@ typedef struct Operand {
     uint8_t kind;     /* OperandKind */
     uint8_t neg;      /* OPD_PRED: !%p */
     uint8_t n;        /* OPD_VEC: element count */
-    uint8_t is_param; /* OPD_MEM: sym names a .param, not a variable */
+    uint8_t is_param; /* OPD_MEM: sym names a .param, not a variable: 1 a
+                         kernel parameter, 2 a .param of the running .func's
+                         frame (its arguments, return values, call scratch) */
     uint16_t r[4];
     int32_t sym;
     int64_t imm;
@@ -250,6 +260,9 @@ typedef struct Var {
     int entry;        /* owning entry, -1 for module scope */
     uint32_t align, size, offset;  /* offset within its space (per entry for
                                       shared/local, module for const) */
+    uint8_t dynamic;  /* .extern .shared NAME[]: at Entry.dyn_shared_offset,
+                         its size given by .launch shared= */
+    int buffer;       /* .global (module scope): the BufferSpec that holds it */
     int line, col;
 } Var;
 
@@ -261,10 +274,42 @@ typedef struct BasicBlock {
     int ipdom;                /* immediate post-dominator block, -1 = exit */
 } BasicBlock;
 
+/* One `call`: the callee and the .params passed (indices into
+ * Entry.params: the nrets return values, then the nargs arguments). */
+typedef struct CallSite {
+    char *name;               /* the callee as written */
+    int func;                 /* Program.funcs index */
+    int linked;               /* its LinkedFunc in the calling entry */
+    int nrets, nargs;
+    int *params;
+    int line, col;            /* of the callee's name, for errors when linking */
+} CallSite;
+
+/* A .func linked into an entry: its code, registers and .params were
+ * appended to the entry's, from these bases. */
+typedef struct LinkedFunc {
+    int func;
+    uint32_t pc;              /* first instruction */
+    int reg_base, nregs, pred_base, npreds;
+    int param_base;           /* its .params: rets, args, call scratch */
+    uint32_t frame_bytes;     /* its frame: every .param of it */
+} LinkedFunc;
+
 typedef struct Entry {
     char *name;
     int line, col;
-    Param *params; int nparams;
+    Param *params; int nparams;   /* the signature: kernel parameters (an
+                                     entry) or return values then arguments
+                                     (a .func, nrets of them first) */
+    int nall_params;              /* params[nparams..] are .param declared in
+                                     bodies (call scratch) and, linked in, the
+                                     .funcs' own: frame .params (is_param 2) */
+    int is_func, nrets;
+    uint32_t frame_bytes;         /* the .params of a frame: an entry's call
+                                     scratch; a .func's signature and scratch */
+    CallSite *calls; int ncalls;
+    LinkedFunc *linked; int nlinked;
+    int ncode_own;                /* code before the linked .funcs' */
     uint32_t param_bytes;
     Instr *code; int ncode;
     RegInfo *regs; int nregs;     /* value registers */
@@ -272,6 +317,8 @@ typedef struct Entry {
     Label *labels; int nlabels;
     BasicBlock *blocks; int nblocks;
     uint32_t shared_bytes;        /* static shared memory per CTA */
+    uint32_t dyn_shared_offset;   /* where dynamic shared memory starts: after
+                                     the static, aligned for the .extern arrays */
     uint32_t local_bytes;         /* local memory per thread */
     int regs_per_thread;          /* for occupancy */
     int regs_stated;              /* 1 if .nregs gave it */
@@ -286,7 +333,15 @@ typedef struct Entry {
     int prologue_minst;           /* machine instructions each warp runs before pc 0 */
 } Entry;
 
-typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE, INIT_VALUES } InitKind;
+typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE, INIT_VALUES, INIT_DATA, INIT_EXPR } InitKind;
+
+/* expr(EXPR): the expression in postfix order, run per element (the host
+ * front end evaluates it, sim/front/host.c). */
+enum {
+    EXPR_CONST, EXPR_INDEX, EXPR_NEG, EXPR_NOT, EXPR_LNOT, EXPR_MIN, EXPR_MAX,
+    EXPR_ADD, EXPR_SUB, EXPR_MUL, EXPR_DIV, EXPR_REM, EXPR_SHL, EXPR_SHR, EXPR_AND, EXPR_OR, EXPR_XOR
+};
+typedef struct ExprOp { int op; int64_t v; } ExprOp;
 
 typedef struct BufferSpec {
     char *name;
@@ -298,6 +353,11 @@ typedef struct BufferSpec {
     double value;      /* fill */
     char *path;        /* file */
     double *values;    /* values(v0, v1, ...): count of them */
+    ExprOp *expr; int nexpr;   /* INIT_EXPR */
+    uint8_t *data;     /* INIT_DATA: the bytes of a .global's initializer */
+    uint32_t data_bytes;
+    int global_var;    /* 1 + the .global Var it holds (module variable), 0 for a plain .buffer */
+    uint8_t host_init; /* a .buffer line gave its initialiser (over the .global's) */
     int line, col;
 } BufferSpec;
 
@@ -314,6 +374,7 @@ typedef struct LaunchArg {
 typedef struct LaunchSpec {
     int entry;
     uint32_t grid[3], block[3];
+    uint32_t dyn_shared_bytes;   /* shared=BYTES: dynamic shared memory per block */
     LaunchArg *args; int nargs;
     int line, col;
 } LaunchSpec;
@@ -339,11 +400,37 @@ typedef struct Define {
     int line;
 } Define;
 
+/* A source file of the program: the kernel file (files[0]) or one that
+ * `.include` brought in.  Their texts follow each other in Program.source,
+ * so a "line" everywhere (Instr.line, stats, faults) is a line of that
+ * concatenation: the kernel file's own lines keep their numbers, and
+ * program_where() turns any line back into a file and its line there. */
+typedef struct SrcFile {
+    char *name;          /* the path as opened (relative to the working directory) */
+    int first_line;      /* the program line of its line 1 */
+    int nlines;
+    int parent;          /* the including file; -1 for the kernel file */
+    int include_line;    /* program line of the .include in the parent */
+} SrcFile;
+
+/* The CUDA source line of a PTX line, from nvcc's `.loc FILE LINE COL`
+ * (`-lineinfo`); file is the `.file` number, 0 where no .loc applies. */
+typedef struct SrcLoc { uint32_t file, line; } SrcLoc;
+typedef struct CudaFile {     /* .file NUM "PATH" of one PTX file */
+    uint32_t num;
+    int src;                  /* the Program.files entry that declared it */
+    char *path;
+} CudaFile;
+
 typedef struct Program {
     char *filename;
-    char *source;                  /* the whole file, NUL-terminated */
+    char *source;                  /* every file's text, NUL-terminated */
     uint32_t *line_starts; int nlines;
+    SrcFile *files; int nfiles;    /* files[0] is the kernel file */
+    SrcLoc *locs;                  /* [nlines + 1] by program line, or NULL without .loc */
+    CudaFile *cuda_files; int ncuda_files;
     Entry *entries; int nentries;
+    Entry *funcs; int nfuncs;      /* .func device functions, as written (entries link them in) */
     Var *vars; int nvars;
     uint8_t *const_data; uint32_t const_bytes;   /* initial .const image */
     Define *defines; int ndefines;
@@ -355,7 +442,22 @@ typedef struct Program {
 /* Source text of a line (1-based), without its newline; "" if out of range.
  * *len receives the length. */
 const char *program_line(const Program *p, int line, int *len);
+/* Errors from index `from` on that name p->filename with a program line:
+ * the file (of an .include) and line they really are at. */
+void program_fix_diags(const Program *p, DiagList *dl, int from);
+/* The file a program line is in, and (*local) its line there. */
+const char *program_where(const Program *p, int line, int *local);
+/* The CUDA file (its base name) and (*cuda_line) line that .loc gives a
+ * program line, or NULL. */
+const char *program_cuda_line(const Program *p, int line, int *cuda_line);
+/* A line for people: "12" for a line of the kernel file, "kernels.ptx:55"
+ * for an included one, then with_cuda " (kernels.cu:21)" where .loc names
+ * one. */
+const char *program_line_label(const Program *p, int line, int with_cuda, char *buf, size_t n);
 int program_find_entry(const Program *p, const char *name);
+/* Shared memory a block of launch l needs: the entry's static shared
+ * memory, then (with shared=BYTES) the dynamic part after it. */
+uint32_t program_launch_shared(const Program *p, const LaunchSpec *l);
 int program_find_buffer(const Program *p, const char *name);
 void program_free(Program *p);
 

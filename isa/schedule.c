@@ -71,6 +71,8 @@ static int is_fence(const Instr *in)
     case OP_BAR_SYNC: case OP_BARRIER_SYNC: case OP_BAR_ARRIVE: case OP_BARRIER_ARRIVE:
     case OP_BAR_WARP_SYNC: case OP_MEMBAR: case OP_FENCE: case OP_ATOM: case OP_RED:
     case OP_SHFL: case OP_VOTE: case OP_ACTIVEMASK: case OP_BRA: case OP_RET: case OP_EXIT:
+    case OP_CALL: case OP_REDUX: case OP_MATCH: case OP_NANOSLEEP:   /* a callee, or warp-synchronous */
+    case OP_CP_ASYNC: case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL:
         return 1;
     case OP_LD: case OP_ST: return (in->flags & IF_VOLATILE) != 0;
     default: return reads_clock(in);

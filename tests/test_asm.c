@@ -927,7 +927,7 @@ static const BadCase bad_cases[] = {
     { "buffer used before its .buffer", ".launch k grid=1 block=1 args=(x)\n.buffer x .f32[4]\n"
       ".entry k (.param .u64 a)\n{\n    ret;\n}\n", 1, 32, "unknown buffer or .define 'x' (buffers must be declared before use)" },
     { "unknown buffer in .check", ".buffer x .f32[4]\n.check y\n.entry k\n{\n    ret;\n}\n", 2, 8,
-      "unknown buffer 'y' (declare it with .buffer first)" },
+      "unknown buffer 'y' (declare it with .buffer, or as a .global variable)" },
     { "unknown buffer in .check equals=", ".buffer x .f32[4]\n.check x equals=zz\n.entry k\n{\n    ret;\n}\n", 2, 17,
       "unknown buffer 'zz'" },
     { "unknown .check key", ".buffer x .f32[4]\n.check x bogus=1\n.entry k\n{\n    ret;\n}\n", 2, 10,
@@ -937,17 +937,38 @@ static const BadCase bad_cases[] = {
     { "grid of 0", ".launch k grid=0 block=1\n.entry k\n{\n    ret;\n}\n", 1, 16, "grid dimension 0 is out of range" },
     { ".launch without grid", ".launch k block=1\n.entry k\n{\n    ret;\n}\n", 1, 9, ".launch needs grid=(...) and block=(...)" },
     { "unknown .launch key", ".launch k grid=1 block=1 foo=2\n.entry k\n{\n    ret;\n}\n", 1, 26,
-      ".launch takes grid=, block= and args=, not 'foo'" },
+      ".launch takes grid=, block=, args= and shared=, not 'foo'" },
     { "buffer declared twice", ".buffer a .f32[4]\n.buffer a .f32[4]\n.entry k\n{\n    ret;\n}\n", 2, 9,
       "buffer 'a' declared twice (first at line 1)" },
     { "buffer of 0 elements", ".buffer b .f32[0]\n.entry k\n{\n    ret;\n}\n", 1, 15, "buffer size 0 is out of range" },
     { "buffer of predicates", ".buffer c .pred[4]\n.entry k\n{\n    ret;\n}\n", 1, 11, "expected an element type" },
     { "unknown initialiser", ".buffer d .f32[4] rand\n.entry k\n{\n    ret;\n}\n", 1, 19,
-      "unknown initialiser 'rand' (did you mean 'random'?) (zero, random(...), iota, fill(v), file(\"path\"), values(v, ...))" },
+      "unknown initialiser 'rand' (did you mean 'random'?) (zero, random(...), iota, fill(v), file(\"path\"), values(v, ...), expr(EXPR of i))" },
     { "values() too few", ".buffer v .f32[3] values(1, 2)\n.entry k\n{\n    ret;\n}\n", 1, 19,
       "values() gives 2 numbers, the buffer has 3 elements" },
     { "values() too many", ".buffer v .f32[2] values(1, 2, 3)\n.entry k\n{\n    ret;\n}\n", 1, 19,
       "values() gives 3 numbers, the buffer has 2 elements" },
+    { "cp.async to global", IN_ENTRY("cp.async.ca.global [%rd1], [%rd2], 4;"), 3, 5,
+      "cp.async copies from .global to .shared: write cp.async.ca.shared.global" },
+    { "cp.async of 12 bytes", IN_ENTRY("cp.async.ca.shared.global [%r1], [%rd2], 12;"), 3, 46,
+      "cp.async copies 4, 8 or 16 bytes, not 12" },
+    { "cp.async.cg of 4 bytes", IN_ENTRY("cp.async.cg.shared.global [%r1], [%rd2], 4;"), 3, 46, "cp.async.cg copies 16 bytes" },
+    { "div.f16", IN_ENTRY("div.rn.f16 %rs1, %rs2, %rs3;"), 3, 5, "div does not take .f16" },
+    { "add.rz.f16", IN_ENTRY("add.rz.f16 %rs1, %rs2, %rs3;"), 3, 5, "add.f16 rounds with .rn only" },
+    { ".f16 immediate", IN_ENTRY("add.f16 %rs1, %rs2, 1.0;"), 3, 25, "no .f16 immediates" },
+    { "match.sync.uni", IN_ENTRY("match.sync.uni.b32 %r1, %r2, 0xffffffff;"), 3, 5, "match.sync needs .any or .all" },
+    { "redux.sync without an operation", IN_ENTRY("redux.sync.u32 %r1, %r2, 0xffffffff;"), 3, 5,
+      "redux.sync needs .add, .min, .max (.u32 .s32) or .and, .or, .xor (.b32)" },
+    { "redux.sync.and on .u32", IN_ENTRY("redux.sync.and.u32 %r1, %r2, 0xffffffff;"), 3, 5,
+      "redux.sync.and/.or/.xor take .b32" },
+    { "redux.sync.inc", IN_ENTRY("redux.sync.inc.u32 %r1, %r2, 0xffffffff;"), 3, 5,
+      "redux.sync needs .add, .min, .max" },
+    { "expr() with an unknown name", ".buffer x .s32[4] expr(i + j)\n.entry k\n{\n    ret;\n}\n", 1, 28,
+      "unknown name 'j' in expression (no .define gives it)" },
+    { "expr() unclosed", ".buffer x .s32[4] expr((i + 1)\n.entry k\n{\n    ret;\n}\n", 2, 1,
+      "expected ')' to close expr(...), got end of line" },
+    { "expr() with a float", ".buffer x .s32[4] expr(i * 0.5)\n.entry k\n{\n    ret;\n}\n", 1, 28,
+      "expected an integer expression of i, got '0.5'" },
     { "random() key", ".buffer e .f32[4] random(sed=1)\n.entry k\n{\n    ret;\n}\n", 1, 26,
       "random() takes seed=, min= and max=, not 'sed'" },
     { "random() min > max", ".buffer f .f32[4] random(min=2, max=1)\n.entry k\n{\n    ret;\n}\n", 1, 19,
@@ -964,7 +985,7 @@ static const BadCase bad_cases[] = {
     { "parameter declared twice", ".entry k (.param .u64 a, .param .u32 a)\n{\n    ret;\n}\n", 1, 38,
       "parameter 'a' declared twice" },
     { "st.const", IN_ENTRY("st.const.u32 [%rd1], 1;"), 3, 5, "cannot store to .const memory" },
-    { "st.param", IN_ENTRY("st.param.u32 [%rd1], 1;"), 3, 5, "cannot store to .param memory" },
+    { "st.param", IN_ENTRY("st.param.u32 [%rd1], 1;"), 3, 19, "st.param needs a .param name in brackets" },
     { "fma without rounding", IN_ENTRY("fma.f32 %f1, %f2, %f3, %f4;"), 3, 5, "fma needs a rounding modifier" },
     { "mul.s32 without .lo/.hi/.wide", IN_ENTRY("mul.s32 %r1, %r2, %r3;"), 3, 5,
       "integer mul needs .lo, .hi or .wide (mul.lo.s32)" },
@@ -974,7 +995,7 @@ static const BadCase bad_cases[] = {
     { "setp.lo on floats", IN_ENTRY("setp.lo.f32 %p1, %f1, %f2;"), 3, 5, "unsigned comparisons (.lo .ls .hi .hs) are for integers" },
     { "setp.nan on integers", IN_ENTRY("setp.nan.s32 %p1, %r1, %r2;"), 3, 5, "unordered comparisons (.equ ... .nan) are for floating point" },
     { "ld.param on a register", IN_ENTRY("ld.param.u32 %r1, [%rd1];"), 3, 24,
-      "ld.param needs a kernel parameter name in brackets" },
+      "ld.param needs a .param name in brackets" },
     { "parameter without ld.param", ".entry k (.param .u64 a)\n{\n    ld.global.u64 %rd1, [a];\n    ret;\n}\n", 3, 26,
       "parameter 'a' can only be read with ld.param" },
     { "variable in the wrong space", ".entry k\n{\n    .shared .f32 s[4];\n    ld.global.f32 %f1, [s];\n    ret;\n}\n", 4, 25,
@@ -1007,18 +1028,18 @@ static const BadCase bad_cases[] = {
     { "shfl without mode", IN_ENTRY("shfl.sync.b32 %r1, %r2, 1, 31, -1;"), 3, 5, "shfl.sync needs .up, .down, .bfly or .idx" },
     { "variable address outside mov", ".entry k\n{\n    .shared .f32 sh[4];\n    add.u32 %r1, %r2, sh;\n    ret;\n}\n", 4, 23,
       "add: a variable's address can only be taken with mov or cvta" },
-    { ".func unsupported", ".func f\n{\n    ret;\n}\n.entry k\n{\n    ret;\n}\n", 1, 1,
-      ".func (device functions) is not supported" },
-    { ".global variable", ".global .f32 g[4];\n.entry k\n{\n    ret;\n}\n", 1, 1,
-      ".global variables are not supported: declare device memory with .buffer" },
+    { ".func without a name", ".func {\n    ret;\n}\n.entry k\n{\n    ret;\n}\n", 1, 7,
+      "expected the function's name after .func, got '{'" },
+    { ".global variable in an entry", IN_ENTRY(".global .f32 g[4];"), 3, 5,
+      ".global variables belong at module scope, outside any entry" },
     { ".reg declared twice", IN_ENTRY(".reg .u32 %a, %a;"), 3, 19, "register '%a' declared twice" },
     { ".reg with a bad type", IN_ENTRY(".reg .q32 %b;"), 3, 10, "expected a type after .reg" },
     { ".reg count out of range", IN_ENTRY(".reg .b32 %x<70000>;"), 3, 18, "register count 70000 is out of range [0,65000]" },
     { ".reg of a special register", IN_ENTRY(".reg .u32 %tid.x;"), 3, 15, "'%tid.x' is a special register" },
     { ".align not a power of two", IN_ENTRY(".shared .align 3 .f32 s[4];"), 3, 20, ".align 3 is not a power of two in [1,4096]" },
     { "array without size", IN_ENTRY(".shared .f32 s[];"), 3, 20, "array s needs a size" },
-    { "dynamic shared memory", IN_ENTRY(".extern .shared .f32 s[];"), 3, 28, "dynamic shared memory (.extern .shared with []) is not supported yet" },
-    { "initializer on .shared", IN_ENTRY(".shared .u32 s[2] = {1, 2};"), 3, 25, "only .const variables can have an initializer" },
+    { "dynamic shared memory in two dimensions", IN_ENTRY(".extern .shared .f32 s[][2];"), 3, 30, "a dynamic shared array (.extern .shared NAME[]) has one dimension" },
+    { "initializer on .shared", IN_ENTRY(".shared .u32 s[2] = {1, 2};"), 3, 25, "only .const and .global variables can have an initializer" },
     { "too many initializers", ".const .u32 c[2] = {1, 2, 3};\n.entry k\n{\n    ret;\n}\n", 1, 27,
       "too many initializers for c (2 elements)" },
     { "initializer out of range", ".const .u8 c[2] = {1, 300};\n.entry k\n{\n    ret;\n}\n", 1, 23,
@@ -1120,18 +1141,19 @@ static void test_all_errors_reported(void **state)
     diag_free(&dl);
 
     /* errors in host directives, the entry and end-of-file checks together;
-     * labels are resolved at the end of their entry, launches at the end of
-     * the file, so those come after the errors of the lines that follow */
+     * labels are resolved at the end of their entry, launches and then
+     * .check buffers (a .global below may be one) at the end of the file,
+     * so those come after the errors of the lines that follow */
     src = ".buffer a .f32[0]\n"                       /* 1: size */
           ".launch nope grid=1 block=1\n"             /* 2: unknown entry (end of file) */
           ".entry k\n{\n"
           "    bra L;\n"                              /* 5: undefined label (end of entry) */
           "    foo.s32 %r1;\n"                        /* 6: unknown opcode */
           "    ret;\n}\n"
-          ".check a\n";                               /* 9: a was never declared */
+          ".check a\n";                               /* 9: a was never declared (end of file) */
     assert_null(asm_assemble("t.s", src, strlen(src), NULL, &dl));
     assert_int_equal(dl.n, 5);
-    int want[][2] = { { 1, 15 }, { 6, 5 }, { 5, 9 }, { 9, 8 }, { 2, 9 } };
+    int want[][2] = { { 1, 15 }, { 6, 5 }, { 5, 9 }, { 2, 9 }, { 9, 8 } };
     for (int i = 0; i < 5; i++) {
         assert_int_equal(dl.v[i].line, want[i][0]);
         assert_int_equal(dl.v[i].col, want[i][1]);

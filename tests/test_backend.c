@@ -523,6 +523,7 @@ static int pick_ops(int *ops, int float_ops)
     for (int op = 0; op < OP_COUNT; op++) {
         const OpInfo *o = &isa_ops[op];
         if (o->format != FMT_D_AB || op == OP_DIV || op == OP_REM || (op == OP_MUL && !float_ops)) continue;
+        if (op == OP_REDUX || op == OP_MATCH) continue;   /* warp-wide: need modifiers and whole warps */
         if (o->unit != UC_ARITH) continue;
         uint32_t need = float_ops ? TM_F32 : TM_U32;
         if (op == OP_AND || op == OP_OR || op == OP_XOR || op == OP_SHL) need = float_ops ? 0 : TM_B32;

@@ -518,7 +518,77 @@ static const Case bit_cases[] = {
     EQ("brev.b64 %rd1, 0xffffffffffffffff", D_R64, ~0ull),
     EQ("brev.b64 %rd1, 1", D_R64, 0x8000000000000000ull),
     EQ("brev.b64 %rd1, 0x12345678", D_R64, 0x1e6a2c4800000000ull),
+    /* bfe: bits 8-15 of 0x12345678 = 0x56; past bit 31 the rest is zero (.u)
+     * or the last bit taken (.s); length 0 gives 0 */
+    EQ("bfe.u32 %r1, 0x12345678, 8, 8", D_R32, 0x56),
+    EQ("bfe.u32 %r1, 0x12345678, 28, 8", D_R32, 0x1),
+    EQ("bfe.s32 %r1, 0x00008000, 8, 8", D_R32, 0xffffff80u),
+    EQ("bfe.s32 %r1, 0x00007000, 8, 8", D_R32, 0x70),
+    EQ("bfe.s32 %r1, 0x12345678, 4, 0", D_R32, 0),
+    EQ("bfe.s32 %r1, 0x80000000, 40, 4", D_R32, 0xffffffffu),
+    EQ("bfe.u64 %rd1, 0x123456789abcdef0, 32, 16", D_R64, 0x5678),
+    EQ("bfe.s64 %rd1, 0x0000800000000000, 40, 8", D_R64, 0xffffffffffffff80ull),
+    /* bfind: the highest set bit (.u) or the highest bit unlike the sign (.s) */
+    EQ("bfind.u32 %r1, 0", D_R32, 0xffffffffu),
+    EQ("bfind.u32 %r1, 1", D_R32, 0),
+    EQ("bfind.u32 %r1, 0x80000000", D_R32, 31),
+    EQ("bfind.s32 %r1, -1", D_R32, 0xffffffffu),
+    EQ("bfind.s32 %r1, -2", D_R32, 0),
+    EQ("bfind.s32 %r1, 0x40000000", D_R32, 30),
+    EQ("bfind.u64 %r1, 0x100000000", D_R32, 32),
+    EQ("bfind.s64 %r1, -4294967296", D_R32, 31),
+    /* fns on mask 0b10110100 (bits 2, 4, 5, 7): from bit 0 up, the 1st set
+     * bit is 2 and the 3rd is 5; from 6 down the 1st is 5, the 4th none;
+     * offset 0 asks whether bit b itself is set */
+    EQ("fns.b32 %r1, 0xb4, 0, 1", D_R32, 2),
+    EQ("fns.b32 %r1, 0xb4, 0, 3", D_R32, 5),
+    EQ("fns.b32 %r1, 0xb4, 0, 5", D_R32, 0xffffffffu),
+    EQ("fns.b32 %r1, 0xb4, 6, -1", D_R32, 5),
+    EQ("fns.b32 %r1, 0xb4, 6, -3", D_R32, 2),
+    EQ("fns.b32 %r1, 0xb4, 6, -4", D_R32, 0xffffffffu),
+    EQ("fns.b32 %r1, 0xb4, 4, 0", D_R32, 4),
+    EQ("fns.b32 %r1, 0xb4, 3, 0", D_R32, 0xffffffffu),
+    EQ("fns.b32 %r1, 0x80000000, 40, -1", D_R32, 0xffffffffu),
+    /* prmt: a = 0x33221100 (bytes 00 11 22 33), b = 0x77665544 (bytes 4-7) */
+    EQ("prmt.b32 %r1, 0x33221100, 0x77665544, 0x3210", D_R32, 0x33221100u),
+    EQ("prmt.b32 %r1, 0x33221100, 0x77665544, 0x4567", D_R32, 0x44556677u),
+    EQ("prmt.b32 %r1, 0x33221100, 0x77665544, 0x0001", D_R32, 0x00000011u),
+    EQ("prmt.b32 %r1, 0x00000080, 0, 0x8880", D_R32, 0xffffff80u),
 };
+
+/* .f16 (IEEE half) by hand: 1 = 0x3C00, 2 = 0x4000, 3 = 0x4200, 5 = 0x4500,
+ * one ulp at 1 is 2^-10 (0x3C01), 2^-11 = 0x1000 is half an ulp there. */
+#define H(a, b) "mov.b16 %rs2, " #a "; mov.b16 %rs3, " #b "; "
+static const Case half_cases[] = {
+    EQ(H(0x3C00, 0x4000) "add.f16 %rs1, %rs2, %rs3", D_R16, 0x4200),
+    EQ(H(0x3C00, 0x4000) "sub.f16 %rs1, %rs2, %rs3", D_R16, 0xBC00),
+    EQ(H(0x3C00, 0x1000) "add.rn.f16 %rs1, %rs2, %rs3", D_R16, 0x3C00),          /* a tie: to even (1) */
+    EQ(H(0x3C01, 0x1000) "add.f16 %rs1, %rs2, %rs3", D_R16, 0x3C02),             /* a tie: to even (1 + 2 ulp) */
+    EQ(H(0x3C01, 0x3C01) "mul.f16 %rs1, %rs2, %rs3", D_R16, 0x3C02),             /* 1 + 2^-9 + 2^-20 */
+    EQ(H(0x7BFF, 0x7BFF) "add.f16 %rs1, %rs2, %rs3", D_R16, 0x7C00),             /* 65504 * 2: infinity */
+    EQ(H(0x0001, 0x3800) "mul.f16 %rs1, %rs2, %rs3", D_R16, 0x0000),             /* 2^-25: a tie, to 0 */
+    EQ(H(0x0003, 0x3800) "mul.f16 %rs1, %rs2, %rs3", D_R16, 0x0002),             /* 1.5 x 2^-24: to 2 */
+    EQ(H(0x03FF, 0x0001) "add.f16 %rs1, %rs2, %rs3", D_R16, 0x0400),             /* subnormal to normal */
+    EQ(H(0x3C00, 0x4000) "fma.rn.f16 %rs1, %rs2, %rs3, %rs2", D_R16, 0x4200),    /* 1 x 2 + 1 */
+    EQ(H(0x3C00, 0x4000) "neg.f16 %rs1, %rs2", D_R16, 0xBC00),
+    EQ(H(0xBC00, 0x4000) "abs.f16 %rs1, %rs2", D_R16, 0x3C00),
+    EQ(H(0x3C00, 0x4000) "min.f16 %rs1, %rs2, %rs3", D_R16, 0x3C00),
+    EQ(H(0x3C00, 0x4000) "max.f16 %rs1, %rs2, %rs3", D_R16, 0x4000),
+    EQ(H(0x3C00, 0x4000) "setp.lt.f16 %p1, %rs2, %rs3", D_PRED, 1),
+    EQ(H(0x7E00, 0x4000) "setp.lt.f16 %p1, %rs2, %rs3", D_PRED, 0),              /* NaN: unordered */
+    EQ("mov.f32 %f2, 0f3F800000; cvt.rn.f16.f32 %rs1, %f2", D_R16, 0x3C00),
+    EQ("mov.f32 %f2, 0f3EAAAAAB; cvt.rn.f16.f32 %rs1, %f2", D_R16, 0x3555),      /* 1/3 */
+    EQ(H(0x3555, 0) "cvt.f32.f16 %f1, %rs2", D_F32, 0x3EAAA000),                 /* exact: 0.33325195 */
+    EQ("cvt.rn.f16.s32 %rs1, 3", D_R16, 0x4200),
+    EQ(H(0x4500, 0) "cvt.rzi.s32.f16 %r1, %rs2", D_R32, 5),
+};
+#undef H
+
+static void test_half(void **state)
+{
+    (void)state;
+    run_cases(half_cases);
+}
 
 static void test_popc_clz_brev(void **state)
 {
@@ -1874,6 +1944,268 @@ static void test_divergence(void **state)
 /* A loop whose body diverges, with lanes that leave from inside the loop
  * body; and code after a branch whose paths end in ret (reconvergence at
  * the exit). */
+/* cp.async (tests/data/cp_async.s): 16-byte copies global -> shared by 32
+ * threads, commit, wait, bar.sync, the tile read back reversed (its .check);
+ * and a 4-byte copy with src-size 2 keeps the low 2 bytes of 0x12345678. */
+static void test_cp_async(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/data/cp_async.s", "rb");
+    assert_non_null(f);
+    static char src[8192];
+    size_t n = fread(src, 1, sizeof src - 1, f);
+    fclose(f);
+    src[n] = '\0';
+    Sim s;
+    char *dot = strstr(src, ".check out equals=expect");   /* checked here, relative paths aside */
+    assert_non_null(dot);
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t i = 0; i < 128; i++) assert_int_equal(o[i], 0x12345678u + 127 - i);
+    assert_int_equal(*(const uint32_t *)sim_buf(&s, "extra"), 0x5678);
+    sim_free(&s);
+}
+
+/* match.sync on t % 4 (lanes 0x11111111 << t % 4 agree), .all on a
+ * constant (every lane: 0xffffffff) and on t (0), then t / 8 among lanes
+ * 0-15 only (membermask 0xffff: 0xff or 0xff00); nanosleep sleeps 0 ns. */
+static void test_match(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u32[128] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    and.b32 %r2, %r1, 3;\n"
+        "    nanosleep.u32 100;\n"
+        "    match.sync.any.b32 %r3, %r2, 0xffffffff;\n"
+        "    match.sync.all.b32 %r4, 7, 0xffffffff;\n"
+        "    cvt.u64.u32 %rd4, %r1;\n"
+        "    match.sync.all.b64 %r5, %rd4, 0xffffffff;\n"
+        "    mov.u32 %r6, 0;\n"
+        "    setp.ge.u32 %p1, %r1, 16;\n"
+        "    @%p1 bra J;\n"
+        "    shr.u32 %r7, %r1, 3;\n"
+        "    match.sync.any.b32 %r6, %r7, 0xffff;\n"
+        "J:\n"
+        "    mul.wide.u32 %rd2, %r1, 16;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t t = 0; t < 32; t++) {
+        assert_int_equal(o[4 * t], 0x11111111u << (t % 4));
+        assert_int_equal(o[4 * t + 1], 0xffffffffu);
+        assert_int_equal(o[4 * t + 2], 0);
+        assert_int_equal(o[4 * t + 3], t >= 16 ? 0 : t < 8 ? 0xffu : 0xff00u);
+    }
+    sim_free(&s);
+}
+
+/* What nvcc writes and PTX allows: st.u32 from a 64-bit register (its low
+ * bytes), ld.s32/.u32 into one (sign- or zero-extended), mov.pred of 0 or
+ * 1; and %globaltimer, nanoseconds: %clock64 x 1000 / gpu.core_clock_mhz. */
+static void test_nvcc_forms(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u64[6] zero\n"
+        ".launch k grid=1 block=1 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.b64 %rd2, 0xfffffffe80000001;\n"
+        "    st.global.u32 [%rd1], %rd2;\n"
+        "    ld.global.s32 %rd3, [%rd1];\n"
+        "    ld.global.u32 %rd4, [%rd1];\n"
+        "    st.global.u64 [%rd1+8], %rd3;\n"
+        "    st.global.u64 [%rd1+16], %rd4;\n"
+        "    mov.pred %p1, 1;\n"
+        "    mov.pred %p2, 0;\n"
+        "    selp.u64 %rd5, 7, 9, %p1;\n"
+        "    @%p2 mov.u64 %rd5, 11;\n"
+        "    st.global.u64 [%rd1+24], %rd5;\n"
+        "    mov.u64 %rd6, %clock64;\n"
+        "    mov.u64 %rd7, %globaltimer;\n"
+        "    st.global.v2.u64 [%rd1+32], {%rd6, %rd7};\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint64_t *o = sim_buf(&s, "out");
+    assert_int_equal(o[0], 0x80000001u);
+    assert_int_equal(o[1], 0xffffffff80000001ull);
+    assert_int_equal(o[2], 0x80000001u);
+    assert_int_equal(o[3], 7);
+    double ns = 1000.0 / s.cfg.gpu.core_clock_mhz;
+    assert_true(o[5] >= (uint64_t)((double)o[4] * ns) && o[5] <= (uint64_t)((double)(o[4] + 2) * ns) + 1);
+    sim_free(&s);
+}
+
+/* redux.sync over a full warp, t = 0..31: sum 496, min.s32 of 10 - t =
+ * -21, max.u32 31, and 0 / or 31 / xor 0 of t; then lanes 0-15 alone
+ * (membermask 0xffff) under a branch: sum 0..15 = 120.  A membermask that
+ * names a lane not there is a fault. */
+static void test_redux(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u32[256] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    sub.s32 %r2, 10, %r1;\n"
+        "    redux.sync.add.u32 %r3, %r1, 0xffffffff;\n"
+        "    redux.sync.min.s32 %r4, %r2, 0xffffffff;\n"
+        "    redux.sync.max.u32 %r5, %r1, 0xffffffff;\n"
+        "    redux.sync.and.b32 %r6, %r1, 0xffffffff;\n"
+        "    redux.sync.or.b32 %r7, %r1, 0xffffffff;\n"
+        "    redux.sync.xor.b32 %r8, %r1, 0xffffffff;\n"
+        "    mov.u32 %r9, 0;\n"
+        "    setp.ge.u32 %p1, %r1, 16;\n"
+        "    @%p1 bra J;\n"
+        "    redux.sync.add.u32 %r9, %r1, 0xffff;\n"
+        "J:\n"
+        "    mul.wide.u32 %rd2, %r1, 32;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+        "    st.global.v4.u32 [%rd3+16], {%r7, %r8, %r9, %r1};\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t t = 0; t < 32; t++) {
+        const uint32_t *r = o + 8 * t;
+        assert_int_equal(r[0], 496);
+        assert_int_equal(r[1], (uint32_t)-21);
+        assert_int_equal(r[2], 31);
+        assert_int_equal(r[3], 0);
+        assert_int_equal(r[4], 31);
+        assert_int_equal(r[5], 0);   /* 0 ^ 1 ^ ... ^ 31 */
+        assert_int_equal(r[6], t < 16 ? 120 : 0);
+    }
+    sim_free(&s);
+    static const char bad[] =
+        ".buffer out .u32[1] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    setp.ge.u32 %p1, %r1, 16;\n"
+        "    @%p1 bra J;\n"
+        "    redux.sync.add.u32 %r9, %r1, 0xffffffff;\n"
+        "J:\n"
+        "    ret;\n}\n";
+    assert_int_equal(sim_run(&s, bad), RUN_FAULT);
+    assert_int_equal(s.run.fault.kind, FAULT_MEMBERMASK);
+    sim_free(&s);
+}
+
+/* Device functions: a nested call (sq calls inc) made only by lanes
+ * t < 20 (the others wait after the call), registers of the caller kept,
+ * return values through .params: out[t] = t*t + (t+1) + 100 for t < 20,
+ * 7 for the rest. */
+static void test_calls(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u32[32] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".func (.param .u32 ir) inc (.param .u32 ix)\n{\n"
+        "    ld.param.u32 %r1, [ix];\n"
+        "    add.u32 %r1, %r1, 1;\n"
+        "    st.param.u32 [ir], %r1;\n"
+        "    ret;\n}\n"
+        ".func (.param .u32 sr) sq (.param .u32 sx)\n{\n"
+        "    .param .u32 a;\n"
+        "    .param .u32 b;\n"
+        "    ld.param.u32 %r1, [sx];\n"
+        "    mul.lo.u32 %r2, %r1, %r1;\n"
+        "    st.param.u32 [a], %r1;\n"
+        "    call (b), inc, (a);\n"
+        "    ld.param.u32 %r3, [b];\n"
+        "    add.u32 %r2, %r2, %r3;\n"
+        "    st.param.u32 [sr], %r2;\n"
+        "    ret;\n}\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    .param .u32 a;\n"
+        "    .param .u32 b;\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    mov.u32 %r2, 7;\n"
+        "    mov.u32 %r3, 100;\n"                 /* kept across the call */
+        "    setp.lt.u32 %p1, %r1, 20;\n"
+        "    @!%p1 bra SKIP;\n"
+        "    st.param.u32 [a], %r1;\n"
+        "    call.uni (b), sq, (a);\n"
+        "    ld.param.u32 %r2, [b];\n"
+        "    add.u32 %r2, %r2, %r3;\n"
+        "SKIP:\n"
+        "    mul.wide.u32 %rd2, %r1, 4;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    st.global.u32 [%rd3], %r2;\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t t = 0; t < 32; t++) assert_int_equal(o[t], t < 20 ? t * t + t + 1 + 100 : 7);
+    /* the join and the fall-through path (the taken path starts at the
+     * join, so it is not pushed), then sq's entry and inc's */
+    assert_int_equal(s.run.stats.simt_max_depth, 4);
+    sim_free(&s);
+}
+
+/* .buffer ... expr(EXPR of i): the tridiagonal CSR matrix of the SpMV
+ * validation kernel for M = 5 (rows 0..4: columns r-1, r, r+1 clipped,
+ * values -1 2 -1), by hand: */
+static void test_expr_initialiser(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".define M 5\n"
+        ".define NNZ 3*M-2\n"
+        ".buffer rowptr .s32[M+1] expr(max(0, min(3*i-1, 3*M-2)))\n"
+        ".buffer col .s32[NNZ] expr((i+1)/3 - 1 + (i+1)%3)\n"
+        ".buffer val .f32[NNZ] expr(2 - 3*((i+1)%3-1)*((i+1)%3-1))\n"
+        ".buffer ops .s64[4] expr(-i << 2 ^ 1 | ~0 & 8)\n"
+        ".buffer narrow .u8[3] expr(i * 200)\n"
+        ".launch k grid=1 block=1 args=()\n"
+        ".entry k () { ret; }\n";
+    Sim s;
+    sim_ok(&s, src);
+    static const int32_t rowptr[6] = { 0, 2, 5, 8, 11, 13 };
+    static const int32_t col[13] = { 0, 1, 0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4 };
+    static const float val[13] = { 2, -1, -1, 2, -1, -1, 2, -1, -1, 2, -1, -1, 2 };
+    assert_memory_equal(sim_buf(&s, "rowptr"), rowptr, sizeof rowptr);
+    assert_memory_equal(sim_buf(&s, "col"), col, sizeof col);
+    assert_memory_equal(sim_buf(&s, "val"), val, sizeof val);
+    /* C precedence: ((-i << 2) ^ 1) | (~0 & 8): 1|8, -3|8, -7|8, -11|8 */
+    static const int64_t ops[4] = { 9, -3, -7, -3 };
+    assert_memory_equal(sim_buf(&s, "ops"), ops, sizeof ops);
+    /* integers keep their low bytes, as a C cast: 0, 200, 400 & 255 = 144 */
+    static const uint8_t narrow[3] = { 0, 200, 144 };
+    assert_memory_equal(sim_buf(&s, "narrow"), narrow, sizeof narrow);
+    sim_free(&s);
+
+    /* an element that divides by zero stops the run before it starts */
+    DiagList dl = { 0 };
+    static const char bad[] = ".buffer b .s32[4] expr(12 / (i - 2))\n.launch k grid=1 block=1 args=()\n.entry k () { ret; }\n";
+    Program *p = asm_assemble("t.s", bad, strlen(bad), NULL, &dl);
+    assert_non_null(p);
+    Config cfg;
+    config_defaults(&cfg);
+    Run run;
+    RunOptions o = { .functional = 1 };
+    assert_int_equal(run_program(&run, p, &cfg, "(defaults)", &o, &dl), RUN_BAD_INPUT);
+    assert_int_equal(dl.v[0].line, 1);
+    assert_string_equal(dl.v[0].msg, "buffer b: expr() at i = 2: division by zero");
+    run_free(&run);
+    program_free(p);
+    diag_free(&dl);
+}
+
 static void test_exit_inside_divergence(void **state)
 {
     (void)state;
@@ -1975,6 +2307,10 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_POPC, "test_popc_clz_brev" },
     { OP_CLZ, "test_popc_clz_brev" },
     { OP_BREV, "test_popc_clz_brev" },
+    { OP_BFE, "test_popc_clz_brev" },
+    { OP_BFIND, "test_popc_clz_brev" },
+    { OP_PRMT, "test_popc_clz_brev" },
+    { OP_FNS, "test_popc_clz_brev" },
     { OP_RCP, "test_float_rounding" },
     { OP_SQRT, "test_float_rounding" },
     { OP_RSQRT, "test_sfu" },
@@ -1994,6 +2330,14 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_FENCE, "test_activemask_and_syncs" },
     { OP_RET, "test_divergence" },
     { OP_EXIT, "test_exit_inside_divergence" },
+    { OP_CALL, "test_calls" },
+    { OP_REDUX, "test_redux" },
+    { OP_MATCH, "test_match" },
+    { OP_CP_ASYNC, "test_cp_async" },
+    { OP_CP_ASYNC_COMMIT, "test_cp_async" },
+    { OP_CP_ASYNC_WAIT, "test_cp_async" },
+    { OP_CP_ASYNC_WAIT_ALL, "test_cp_async" },
+    { OP_NANOSLEEP, "test_match" },
     { OP_VOTE, "test_vote" },
     { OP_SHFL, "test_shfl, test_shfl_divergent" },
     { OP_ACTIVEMASK, "test_activemask_and_syncs, test_vote" },
@@ -2063,6 +2407,13 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_int_add_sub),
+        cmocka_unit_test(test_calls),
+        cmocka_unit_test(test_redux),
+        cmocka_unit_test(test_nvcc_forms),
+        cmocka_unit_test(test_match),
+        cmocka_unit_test(test_cp_async),
+        cmocka_unit_test(test_half),
+        cmocka_unit_test(test_expr_initialiser),
         cmocka_unit_test(test_fma_full_warps_match_fmaf),
         cmocka_unit_test(test_narrow_types_in_wide_registers),
         cmocka_unit_test(test_mul_mad),

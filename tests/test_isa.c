@@ -24,11 +24,14 @@
 /* A tiny entry around one instruction.  The sample is always pc 0 (TGT
  * labels it, so `bra TGT` has a target); the prelude declares everything a
  * sample may name: two params, shared/local/const arrays and a register
- * with a custom name. */
+ * with a custom name; and a .func with call .params for `call`. */
 static const char prelude[] =
     ".const .align 8 .b8 cbuf[64];\n"
+    ".func (.param .b32 fr) fn (.param .b32 fa)\n{\n    ret;\n}\n"
     ".entry k (.param .u64 pa, .param .u32 pn)\n"
     "{\n"
+    "    .param .b32 cr;\n"
+    "    .param .b32 ca;\n"
     "    .shared .align 16 .f32 sh[64];\n"
     "    .local .align 8 .u32 loc[4];\n"
     "    .reg .b32 %acc;\n"
@@ -322,6 +325,17 @@ static const Sample samples[] = {
     { OP_CLZ, "clz.b64 %r1, %rd2;" },
     { OP_BREV, "brev.b32 %r1, %r2;" },
     { OP_BREV, "brev.b64 %rd1, %rd2;" },
+    { OP_BFE, "bfe.u32 %r1, %r2, 8, 4;" },
+    { OP_BFE, "bfe.s64 %rd1, %rd2, %r3, %r4;" },
+    { OP_BFIND, "bfind.u32 %r1, %r2;" },
+    { OP_BFIND, "bfind.s64 %r1, %rd2;" },
+    { OP_PRMT, "prmt.b32 %r1, %r2, %r3, 0x3210;" },
+    { OP_FNS, "fns.b32 %r1, %r2, %r3, -1;" },
+    { OP_ADD, "add.rn.f16 %rs1, %rs2, %rs3;" },
+    { OP_FMA, "fma.rn.f16 %rs1, %rs2, %rs3, %rs4;" },
+    { OP_CVT, "cvt.rn.f16.f32 %rs1, %f2;" },
+    { OP_CVT, "cvt.f32.f16 %f1, %rs2;" },
+    { OP_SETP, "setp.gtu.f16 %p1, %rs2, %rs3;" },
     /* special functions */
     { OP_RCP, "rcp.rn.f32 %f1, %f2;" },
     { OP_RCP, "rcp.approx.ftz.f32 %f1, %f2;" },
@@ -389,6 +403,23 @@ static const Sample samples[] = {
     { OP_RET, "@%p1 ret;" },
     { OP_RET, "ret.uni;" },
     { OP_EXIT, "exit;" },
+    { OP_CALL, "call.uni (cr), fn, (ca);" },
+    { OP_REDUX, "redux.sync.add.u32 %r1, %r2, 0xffffffff;" },
+    { OP_MATCH, "match.sync.any.b32 %r1, %r2, 0xffffffff;" },
+    { OP_MATCH, "match.sync.all.b64 %r1, %rd2, %r3;" },
+    { OP_NANOSLEEP, "nanosleep.u32 %r1;" },
+    { OP_CP_ASYNC, "cp.async.ca.shared.global [sh], [%rd1], 4;" },
+    { OP_CP_ASYNC, "cp.async.cg.shared.global [%r1+16], [%rd2], 16, %r3;" },
+    { OP_CP_ASYNC_COMMIT, "cp.async.commit_group;" },
+    { OP_CP_ASYNC_WAIT, "cp.async.wait_group 1;" },
+    { OP_CP_ASYNC_WAIT_ALL, "cp.async.wait_all;" },
+    { OP_NANOSLEEP, "nanosleep.u32 1000;" },
+    { OP_MOV, "mov.pred %p1, 1;" },
+    { OP_ST, "st.global.u32 [%rd1], %rd2;" },
+    { OP_LD, "ld.global.s32 %rd1, [%rd2];" },
+    { OP_REDUX, "redux.sync.min.s32 %r1, %r2, %r3;" },
+    { OP_REDUX, "redux.sync.xor.b32 %r1, %r2, 0xffff;" },
+    { OP_CALL, "@%p1 call (cr), fn, (ca);" },
     { OP_EXIT, "@!%p1 exit;" },
     /* warp-level */
     { OP_VOTE, "vote.sync.all.pred %p1, %p2, -1;" },
@@ -807,6 +838,7 @@ static void test_type_table(void **state)
         { T_U32, "u32", 32, TK_UINT },  { T_U64, "u64", 64, TK_UINT },  { T_S8, "s8", 8, TK_SINT },
         { T_S16, "s16", 16, TK_SINT },  { T_S32, "s32", 32, TK_SINT },  { T_S64, "s64", 64, TK_SINT },
         { T_F32, "f32", 32, TK_FLOAT }, { T_F64, "f64", 64, TK_FLOAT }, { T_PRED, "pred", 1, TK_PRED },
+        { T_F16, "f16", 16, TK_FLOAT },
     };
     assert_int_equal(sizeof want / sizeof want[0], T_COUNT - 1);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -815,7 +847,8 @@ static void test_type_table(void **state)
         assert_int_equal(isa_type_kind(want[i].t), want[i].kind);
         assert_int_equal(isa_type_lookup(want[i].name, (int)strlen(want[i].name)), want[i].t);
     }
-    assert_int_equal(isa_type_lookup("f16", 3), T_NONE);
+    assert_int_equal(isa_type_lookup("f16", 3), T_F16);
+    assert_int_equal(isa_type_lookup("bf16", 4), T_NONE);
     assert_int_equal(isa_type_lookup("u32x", 3), T_U32);     /* length-bounded */
     assert_int_equal(isa_type_lookup("u3", 2), T_NONE);
     assert_int_equal(isa_type_bits(T_COUNT), 0);
@@ -936,8 +969,8 @@ static void test_sreg_names(void **state)
     /* every special register reads back as itself */
     for (int s = 0; s < SR_COUNT; s++) {
         char line[64];
-        snprintf(line, sizeof line, "mov.u%d %s1, %s;", s == SR_CLOCK64 ? 64 : 32,
-                 s == SR_CLOCK64 ? "%rd" : "%r", isa_sreg_names[s]);
+        int wide = s == SR_CLOCK64 || s == SR_GLOBALTIMER;
+        snprintf(line, sizeof line, "mov.u%d %s1, %s;", wide ? 64 : 32, wide ? "%rd" : "%r", isa_sreg_names[s]);
         Program *p = asm_line(line);
         const Instr *in = &p->entries[0].code[0];
         assert_int_equal(in->opd[1].kind, OPD_SREG);

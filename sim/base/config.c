@@ -73,6 +73,8 @@ static const ConfigKey keys[] = {
     K_INT("sm.registers", sm.registers, 32768, 256, 16777216, 0, "registers", "32-bit registers in the SM register file."),
     K_INT("sm.reg_alloc_unit", sm.reg_alloc_unit, 64, 1, 4096, P2, "registers", "Registers are granted per warp in multiples of this."),
     K_INT("sm.max_regs_per_thread", sm.max_regs_per_thread, 63, 1, 255, 0, "registers", "Most registers one thread may use."),
+    K_INT("sm.max_call_depth", sm.max_call_depth, 64, 1, 4096, 0, "calls",
+          "Device-function calls (.func) one thread may nest; one more is a fault (call stack overflow), as CUDA's stack limit is."),
     K_I64("sm.shared_bytes", sm.shared_bytes, 48 * 1024, 0, 16 * MIB, BY, "bytes", "Shared memory per SM."),
     K_INT("sm.shared_alloc_unit", sm.shared_alloc_unit, 128, 1, 64 * KIB, P2 | BY, "bytes", "Shared memory is granted per block in multiples of this."),
     K_INT("sm.ibuffer_depth", sm.ibuffer_depth, 2, 1, 64, 0, "instructions", "Decoded-instruction buffer entries per warp."),

@@ -84,6 +84,7 @@ typedef struct Config {
         int warp_size, lanes, schedulers, issue_per_scheduler;
         int max_threads, max_blocks, max_warps;
         int registers, reg_alloc_unit, max_regs_per_thread;
+        int max_call_depth;       /* .func calls nested per thread */
         int64_t shared_bytes;
         int shared_alloc_unit;
         int ibuffer_depth, fetch_width, fetch_units;

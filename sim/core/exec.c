@@ -94,6 +94,7 @@ static uint64_t sreg(const X *x, int s, int lane)
     case SR_NSMID: return (uint64_t)k->nsms;
     case SR_CLOCK: return (uint32_t)k->clock;
     case SR_CLOCK64: return k->clock;
+    case SR_GLOBALTIMER: return (uint64_t)((double)k->clock * k->ns_per_clock);
     case SR_LANEMASK_EQ: return 1u << lane;
     case SR_LANEMASK_LT: return (1u << lane) - 1;
     case SR_LANEMASK_LE: return (((1u << lane) << 1) - 1) & all;
@@ -105,6 +106,16 @@ static uint64_t sreg(const X *x, int s, int lane)
     return 0;
 }
 
+/* A variable's offset in its space; dynamic shared arrays (.extern .shared
+ * NAME[]) start where the entry's static shared memory ends, and module
+ * variables (.global) are their buffers' global addresses. */
+static inline uint64_t var_offset(const X *x, int sym)
+{
+    const Var *v = &x->k->prog->vars[sym];
+    if (v->space == SP_GLOBAL) return x->k->var_base[sym];
+    return v->dynamic ? x->k->entry->dyn_shared_offset : v->offset;
+}
+
 /* Raw 64-bit value of a source operand for a lane. */
 static inline uint64_t val(const X *x, const Operand *o, int lane)
 {
@@ -112,7 +123,7 @@ static inline uint64_t val(const X *x, const Operand *o, int lane)
     case OPD_REG: return x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
     case OPD_IMM: return (uint64_t)o->imm;
     case OPD_SREG: return sreg(x, o->r[0], lane);
-    case OPD_SYM: return x->k->prog->vars[o->sym].offset + (uint64_t)o->imm;
+    case OPD_SYM: return var_offset(x, o->sym) + (uint64_t)o->imm;
     case OPD_PRED: return ((x->w->p[o->r[0]] >> lane) & 1u) ^ o->neg;
     default: return 0;
     }
@@ -151,6 +162,55 @@ static double fminmax(double a, double b, int is_max)
     if (isnan(b)) return a;
     if (a == b) return is_max ? (signbit(a) ? b : a) : (signbit(a) ? a : b);
     return is_max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+/* ---- half precision (.f16): IEEE binary16 bits <-> double, exact one way
+ * and rounded to nearest even the other ----------------------------------- */
+static double half_to_double(uint64_t bits)
+{
+    unsigned h = (unsigned)bits & 0xffffu, e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp((double)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp((double)(m | 1024), (int)e - 25);
+    return h & 0x8000u ? -v : v;
+}
+
+static uint64_t double_to_half(double d)
+{
+    unsigned s = signbit(d) ? 0x8000u : 0;
+    if (isnan(d)) return s | 0x7e00u;
+    d = fabs(d);
+    if (d == 0) return s;
+    int e;
+    frexp(d, &e);                       /* d = f 2^e, f in [0.5, 1): the leading bit is 2^(e-1) */
+    int lead = e - 1 < -14 ? -14 : e - 1;
+    double q = nearbyint(ldexp(d, 10 - lead));   /* 11 significant bits (fewer when subnormal), ties to even */
+    if (q >= 2048) { q /= 2; lead++; }
+    if (lead > 15) return s | 0x7c00u; /* past 65504: infinity */
+    unsigned m = (unsigned)q;
+    if (m < 1024) return s | m;        /* subnormal (or rounded up to the smallest normal: m = 1024 below) */
+    return s | (unsigned)(lead + 15) << 10 | (m - 1024);
+}
+
+/* add sub mul fma neg abs min max on halves: exact in double (fma: one
+ * rounding to double first), then rounded to the nearest half */
+static uint64_t half_op(const X *x, int lane)
+{
+    const Instr *in = x->in;
+    double a = half_to_double(val(x, &in->opd[1], lane));
+    double b = in->nops > 2 ? half_to_double(val(x, &in->opd[2], lane)) : 0;
+    double c = in->nops > 3 ? half_to_double(val(x, &in->opd[3], lane)) : 0;
+    double r;
+    switch ((Opcode)in->op) {
+    case OP_ADD: r = a + b; break;
+    case OP_SUB: r = a - b; break;
+    case OP_MUL: r = a * b; break;
+    case OP_FMA: r = fma(a, b, c); break;
+    case OP_MIN: r = fminmax(a, b, 0); break;
+    case OP_MAX: r = fminmax(a, b, 1); break;
+    case OP_ABS: r = fabs(a); break;
+    default: r = -a; break;   /* OP_NEG */
+    }
+    if (in->flags & IF_SAT) r = fsat(r);
+    return double_to_half(r);
 }
 
 static uint64_t float_op(const X *x, int lane, int is64)
@@ -285,6 +345,46 @@ static uint64_t int_op_raw(const X *x, int lane)
     case OP_POPC: { uint64_t n = 0; for (uint64_t v = ua; v; v &= v - 1) n++; return n; }
     case OP_CLZ: { int n = 0; for (int i = bits - 1; i >= 0 && !((ua >> i) & 1); i--) n++; return (uint64_t)n; }
     case OP_BREV: { uint64_t r = 0; for (int i = 0; i < bits; i++) if ((ua >> i) & 1) r |= 1ull << (bits - 1 - i); return r; }
+    case OP_BFE: {
+        /* PTX: d[i] = a[pos + i] for i < len and pos + i <= msb, else the
+         * sign bit: a[min(pos + len - 1, msb)] (.s, len > 0) or 0 */
+        int pos = (int)(rb & 0xff), len = (int)(rc & 0xff), msb = bits - 1;
+        int sbit = sgn && len > 0 ? (int)((ua >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1) : 0;
+        uint64_t r = 0;
+        for (int i = 0; i < bits; i++) {
+            int bit = i < len && pos + i <= msb ? (int)((ua >> (pos + i)) & 1) : sbit;
+            r |= (uint64_t)bit << i;
+        }
+        return r;
+    }
+    case OP_BFIND: {
+        /* .s: the most significant bit unlike the sign bit (the bits of ~a
+         * for negative a) */
+        uint64_t v = sgn && a < 0 ? zx(~ua, bits) : ua;
+        for (int i = bits - 1; i >= 0; i--) if ((v >> i) & 1) return (uint64_t)i;
+        return 0xffffffffull;
+    }
+    case OP_FNS: {
+        /* PTX's pseudocode: from bit base, step up (offset > 0) or down,
+         * and take the |offset|-th set bit of the mask */
+        int pos = (int)(uint32_t)rb, off = (int)sx(rc, 32);
+        if (off == 0) return pos < 32 && ((ua >> pos) & 1) ? (uint64_t)pos : 0xffffffffull;
+        int count = (off > 0 ? off : -off) - 1, inc = off > 0 ? 1 : -1;
+        for (; pos >= 0 && pos < 32; pos += inc)
+            if ((ua >> pos) & 1) { if (count == 0) return (uint64_t)pos; count--; }
+        return 0xffffffffull;
+    }
+    case OP_PRMT: {
+        uint64_t bytes = (zx(rb, 32) << 32) | zx(ra, 32);   /* {b, a}: a is bytes 0-3 */
+        uint64_t r = 0;
+        for (int i = 0; i < 4; i++) {
+            unsigned sel = (unsigned)(rc >> (4 * i)) & 0xf;
+            uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;
+            if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;   /* replicate the sign */
+            r |= byte << (8 * i);
+        }
+        return r;
+    }
     default: return 0;
     }
 }
@@ -340,11 +440,12 @@ static uint64_t cvt_op(const X *x, int lane)
     int db = isa_type_bits(dt), sb = isa_type_bits(st);
     uint64_t raw = val(x, &in->opd[1], lane);
     if (sk == TK_FLOAT) {
-        double v = sb == 64 ? f64(raw) : (double)((in->flags & IF_FTZ) ? ftz32(f32(raw)) : f32(raw));
+        double v = sb == 64 ? f64(raw) : sb == 16 ? half_to_double(raw) : (double)((in->flags & IF_FTZ) ? ftz32(f32(raw)) : f32(raw));
         if (dk == TK_FLOAT) {
             if (in->rnd >= RND_RNI) v = round_int(v, in->rnd);
             if (in->flags & IF_SAT) v = fsat(v);
             if (db == 64) return bf64(v);
+            if (db == 16) return double_to_half(v);   /* .rn: f32 and f64 are exact in double */
             volatile float r;
             volatile double vv = v;
             if (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP) {
@@ -364,6 +465,7 @@ static uint64_t cvt_op(const X *x, int lane)
     /* integer source */
     int64_t sv = sk == TK_SINT ? sx(raw, sb) : (int64_t)zx(raw, sb);
     uint64_t uv = zx(raw, sb);
+    if (dk == TK_FLOAT && db == 16) return double_to_half(sk == TK_SINT ? (double)sv : (double)uv);   /* exact below 2^53 */
     if (dk == TK_FLOAT) {
         int old = fegetround();
         if (in->rnd) fesetround(fe_mode(in->rnd));
@@ -401,7 +503,8 @@ static int compare(const X *x, int lane)
     int bits = isa_type_bits(t);
     uint64_t ra = val(x, &in->opd[1], lane), rb = val(x, &in->opd[2], lane);
     if (isa_type_kind(t) == TK_FLOAT) {
-        double a = bits == 64 ? f64(ra) : f32(ra), b = bits == 64 ? f64(rb) : f32(rb);
+        double a = bits == 64 ? f64(ra) : bits == 16 ? half_to_double(ra) : f32(ra);
+        double b = bits == 64 ? f64(rb) : bits == 16 ? half_to_double(rb) : f32(rb);
         if (in->flags & IF_FTZ && bits == 32) { a = ftz32((float)a); b = ftz32((float)b); }
         int un = isnan(a) || isnan(b);
         switch ((Cmp)in->cmp) {
@@ -458,7 +561,9 @@ static uint64_t address(const X *x, const Operand *o, int lane)
 {
     uint64_t a = (uint64_t)o->imm;
     if (o->r[0] != REG_NONE) a += x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
-    if (o->sym >= 0) a += o->is_param ? x->k->entry->params[o->sym].offset : x->k->prog->vars[o->sym].offset;
+    if (o->sym >= 0 && o->is_param == 2)   /* a .param of the running frame */
+        a += FRAME_WINDOW + x->w->frame_base + x->k->entry->params[o->sym].offset;
+    else if (o->sym >= 0) a += o->is_param ? x->k->entry->params[o->sym].offset : var_offset(x, o->sym);
     return a;
 }
 
@@ -501,7 +606,16 @@ static uint8_t *locate(const X *x, int lane, Space *space, uint64_t *addr, int b
     }
     case SP_SHARED: base = c->smem; limit = c->smem_bytes; break;
     case SP_CONST: base = k->mem->cmem; limit = k->mem->cbytes; break;
-    case SP_PARAM: base = k->params; limit = k->param_bytes; break;
+    case SP_PARAM:
+        if (a >= FRAME_WINDOW) {   /* a frame's .params: this lane's frame memory */
+            a -= FRAME_WINDOW;
+            base = x->w->fmem + (size_t)lane * k->frame_stride;
+            limit = k->frame_stride;
+        } else {
+            base = k->params;
+            limit = k->param_bytes;
+        }
+        break;
     case SP_LOCAL: {
         int t = x->w->id * x->ws + lane;
         base = c->lmem + (size_t)t * c->lmem_bytes;
@@ -563,7 +677,7 @@ static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operan
     int ws = x->ws;
     /* address() for every lane at once */
     uint64_t *addr = out->mem.addr, base = (uint64_t)mo->imm;
-    if (mo->sym >= 0) base += mo->is_param ? x->k->entry->params[mo->sym].offset : x->k->prog->vars[mo->sym].offset;
+    if (mo->sym >= 0) base += mo->is_param ? x->k->entry->params[mo->sym].offset : var_offset(x, mo->sym);
     if (mo->r[0] != REG_NONE) {
         const uint64_t *ar = &x->w->r[(size_t)mo->r[0] * (size_t)ws];
         EACH_LANE(m, l, addr[l] = base + ar[l]);
@@ -781,6 +895,78 @@ static int check_members(const X *x, LaneMask m, int slot)
         return -1;
     }
     return 0;
+}
+
+/* cp.async: global -> shared for each lane, no register between.  The
+ * copy lands at issue (its group's wait comes before any use); the timing
+ * model sees the global read as the access. */
+static int exec_cp_async(const X *x, LaneMask m, ExecOut *out)
+{
+    const Instr *in = x->in;
+    int ws = x->ws, n = (int)in->opd[2].imm;
+    out->has_mem = 1;
+    out->mem.is_store = 0;
+    out->mem.is_atomic = 0;
+    out->mem.bytes = (uint8_t)n;
+    out->mem.mask = m;
+    out->mem.space = SP_GLOBAL;
+    FOR_LANES(m, l) {
+        uint64_t src = address(x, &in->opd[1], l), dst = address(x, &in->opd[0], l);
+        int keep = n;
+        if (in->nops > 3) {   /* src-size: copy that many bytes, zero the rest */
+            uint64_t c = zx(val(x, &in->opd[3], l), 32);
+            keep = c < (uint64_t)n ? (int)c : n;
+        }
+        Space ss = SP_GLOBAL, ds = SP_SHARED;
+        uint8_t *ps = locate(x, l, &ss, &src, n);
+        if (!ps) return -1;
+        uint8_t *pd = locate(x, l, &ds, &dst, n);
+        if (!pd) return -1;
+        memmove(pd, ps, (size_t)keep);
+        memset(pd + keep, 0, (size_t)(n - keep));
+        out->mem.addr[l] = src;
+    }
+    return 0;
+}
+
+/* match.sync: lanes of the membermask (all active: checked) by value */
+static void exec_match(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws, bits = isa_type_bits((DataType)in->type);
+    int all = 1, first = -1;
+    FOR_LANES(m, l) {
+        if (first < 0) first = l;
+        else if (zx(val(x, &in->opd[1], l), bits) != zx(val(x, &in->opd[1], first), bits)) all = 0;
+    }
+    FOR_LANES(m, l) {
+        LaneMask same = 0;
+        uint64_t v = zx(val(x, &in->opd[1], l), bits);
+        if (in->sub == VOTE_ALL) same = all ? m : 0;
+        else FOR_LANES(m, k) if (zx(val(x, &in->opd[1], k), bits) == v) same |= 1u << k;
+        wreg(x, &in->opd[0], l, same);
+    }
+}
+
+/* redux.sync: one value from every member lane (all active: checked) */
+static void exec_redux(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws, sgn = in->type == T_S32, first = 1;
+    uint64_t r = 0;
+    FOR_LANES(m, l) {
+        uint64_t v = zx(val(x, &in->opd[1], l), 32);
+        if (first) { r = v; first = 0; continue; }
+        switch (in->sub) {
+        case ATOM_ADD: r = zx(r + v, 32); break;
+        case ATOM_MIN: r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
+        case ATOM_MAX: r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
+        case ATOM_AND: r &= v; break;
+        case ATOM_OR: r |= v; break;
+        default: r ^= v; break;
+        }
+    }
+    FOR_LANES(m, l) wreg(x, &in->opd[0], l, r);
 }
 
 static void exec_vote(const X *x, LaneMask m)
@@ -1108,22 +1294,33 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
         break;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV: case OP_MIN: case OP_MAX:
     case OP_ABS: case OP_NEG:
-        if (tk == TK_FLOAT) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64)); }
+        if (tk == TK_FLOAT && x.bits == 16) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); }
+        else if (tk == TK_FLOAT) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64)); }
         else FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
-    case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2:
+    case OP_FMA:
+        if (x.bits == 16) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); break; }
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
+        break;
+    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
         break;
     case OP_REM: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
+    case OP_BFE: case OP_BFIND: case OP_PRMT: case OP_FNS:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
     case OP_VOTE: if ((rc = check_members(&x, m, 2)) == 0) exec_vote(&x, m); break;
     case OP_SHFL: if ((rc = check_members(&x, m, 4)) == 0) exec_shfl(&x, m); break;
+    case OP_REDUX: if ((rc = check_members(&x, m, 2)) == 0) exec_redux(&x, m); break;
+    case OP_MATCH: if ((rc = check_members(&x, m, 2)) == 0) exec_match(&x, m); break;
+    case OP_NANOSLEEP: break;   /* 0 ns: within PTX's [0, 2t] */
+    case OP_CP_ASYNC: rc = exec_cp_async(&x, m, out); break;
+    case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL: break;   /* the copies have landed */
     case OP_ACTIVEMASK: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, m); break;
     /* control and synchronisation are handled by warp_issue */
     case OP_BAR_WARP_SYNC: rc = check_members(&x, m, 0); break;
     case OP_BRA: case OP_BAR_SYNC: case OP_BARRIER_SYNC: case OP_BAR_ARRIVE: case OP_BARRIER_ARRIVE:
-    case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_COUNT:
+    case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_CALL: case OP_COUNT:
         break;
     }
     if (fenv_old >= 0) fesetround(fenv_old);

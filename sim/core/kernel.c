@@ -9,6 +9,19 @@
 #include <string.h>
 
 /* ---- kernel and CTA setup ----------------------------------------------------- */
+static uint32_t align8(uint32_t v) { return (v + 7u) & ~7u; }
+
+void kernel_configure(Kernel *k, int max_call_depth, double core_clock_mhz)
+{
+    k->ns_per_clock = core_clock_mhz > 0 ? 1000.0 / core_clock_mhz : 1.0;
+    const Entry *e = k->entry;
+    uint32_t big = 0;
+    for (int i = 0; i < e->nlinked; i++) if (align8(e->linked[i].frame_bytes) > big) big = align8(e->linked[i].frame_bytes);
+    k->max_call_depth = max_call_depth;
+    uint64_t s = align8(e->frame_bytes) + (e->nlinked ? (uint64_t)max_call_depth * big : 0);
+    k->frame_stride = s > (1u << 24) ? (1u << 24) : (uint32_t)s;
+}
+
 int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
                 int warp_size, int nsms, int max_warps_per_sm)
 {
@@ -36,6 +49,14 @@ int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
         else memcpy(&v, &a->f, 8);
         memcpy(k->params + pa->offset, &v, pa->size < 8 ? pa->size : 8);
     }
+    /* frame memory: the entry's call scratch, then max_call_depth frames of
+     * the largest linked .func */
+    kernel_configure(k, 64, 1000.0);
+    /* module variables (.global) sit in their buffers */
+    k->var_base = calloc((size_t)(p->nvars ? p->nvars : 1), sizeof *k->var_base);
+    if (!k->var_base) return -1;
+    for (int i = 0; i < p->nvars; i++)
+        if (p->vars[i].space == SP_GLOBAL) k->var_base[i] = mem_region_of_buffer(mem, p->vars[i].buffer)->base;
     return 0;
 }
 
@@ -55,6 +76,8 @@ void kernel_free(Kernel *k)
 {
     free(k->params);
     k->params = NULL;
+    free(k->var_base);
+    k->var_base = NULL;
 }
 
 int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
@@ -70,7 +93,7 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
     int ws = k->warp_size;
     c->nwarps = (c->nthreads + ws - 1) / ws;
     c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
-    c->smem_bytes = k->entry->shared_bytes;
+    c->smem_bytes = program_launch_shared(k->prog, k->spec);   /* static + dynamic (shared=) */
     c->lmem_bytes = k->entry->local_bytes;
     /* Shared and local memory start zeroed so every run is deterministic
      * (real hardware leaves them undefined). */
@@ -86,6 +109,8 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
         if (n > ws) n = ws;
         w->valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
         w->live = w->valid;
+        w->frame_bytes = e->frame_bytes;
+        if (k->frame_stride && !(w->fmem = calloc((size_t)ws, k->frame_stride))) return -1;
         w->r = calloc((size_t)(e->nregs ? e->nregs : 1) * (size_t)ws, sizeof *w->r);
         w->p = calloc((size_t)(e->npreds ? e->npreds : 1), sizeof *w->p);
         if (!w->r || !w->p) return -1;
@@ -103,6 +128,9 @@ void cta_free(Cta *c)
     for (int i = 0; c->warps && i < c->nwarps; i++) {
         free(c->warps[i].r);
         free(c->warps[i].p);
+        free(c->warps[i].fmem);
+        for (int f = 0; f < c->warps[i].ncalls; f++) { free(c->warps[i].calls[f].saved_r); free(c->warps[i].calls[f].saved_p); }
+        free(c->warps[i].calls);
         simt_free(&c->warps[i].simt);
     }
     free(c->warps);

@@ -21,7 +21,7 @@
 
 typedef enum FaultKind {
     FAULT_NONE, FAULT_OUT_OF_BOUNDS, FAULT_MISALIGNED, FAULT_BARRIER, FAULT_DEADLOCK,
-    FAULT_WATCHDOG, FAULT_MEMBERMASK
+    FAULT_WATCHDOG, FAULT_MEMBERMASK, FAULT_CALL_DEPTH
 } FaultKind;
 
 typedef struct Fault {
@@ -39,6 +39,24 @@ typedef struct Fault {
 typedef struct Kernel Kernel;
 typedef struct Cta Cta;
 
+/* One active `call` of a warp (device functions): where to return, the
+ * caller's frame, and the callee's registers as they were (so a recursive
+ * activation gets its own back). */
+typedef struct CallFrame {
+    uint32_t ret_pc;             /* the call's pc + 1 */
+    int simt_base;               /* SIMT stack index of the callee's first entry */
+    uint32_t caller_base, caller_bytes;   /* the caller's frame */
+    int call;                    /* Entry.calls index */
+    LaneMask mask;               /* the lanes that called */
+    uint64_t *saved_r;           /* the callee's registers, ws lanes each */
+    LaneMask *saved_p;
+} CallFrame;
+
+/* .params of frames (a .func's arguments, return values, call scratch)
+ * sit in the warp's frame memory: lane l's byte a is fmem[l * stride + a];
+ * addresses of ld/st.param on them are FRAME_WINDOW + a. */
+#define FRAME_WINDOW (1ull << 40)
+
 typedef struct Warp {
     int id;                      /* warp index within its CTA */
     Cta *cta;
@@ -51,6 +69,9 @@ typedef struct Warp {
     uint32_t barrier_pc;
     int barrier_id;              /* 0-15 */
     uint64_t issued;             /* warp instructions issued */
+    CallFrame *calls; int ncalls, capcalls;   /* device-function calls in progress */
+    uint32_t frame_base, frame_bytes;         /* the running frame in fmem */
+    uint8_t *fmem;                            /* frame memory, Kernel.frame_stride per lane */
 } Warp;
 
 struct Cta {
@@ -76,6 +97,10 @@ struct Kernel {
     int nsms, max_warps_per_sm;
     uint8_t *params;
     uint32_t param_bytes;
+    uint64_t *var_base;          /* per Program var: a .global's address, else 0 */
+    int max_call_depth;          /* sm.max_call_depth */
+    double ns_per_clock;         /* %globaltimer = %clock64 x this (1000 / gpu.core_clock_mhz) */
+    uint32_t frame_stride;       /* frame memory per lane (0: the entry makes no calls) */
     uint64_t nctas;
     uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
     int machine;                 /* core.schedule=machine: entry is the back end's
@@ -92,6 +117,9 @@ void kernel_use_schedule(Kernel *k, int machine);
 /* The source pc of pc in the code k issues (faults name source pcs, as
  * --disasm numbers them). */
 uint32_t kernel_source_pc(const Kernel *k, uint32_t pc);
+/* What the config says beyond kernel_init: the frame memory for calls
+ * nested max_call_depth deep (sm.max_call_depth), the clock for %globaltimer. */
+void kernel_configure(Kernel *k, int max_call_depth, double core_clock_mhz);
 /* Block linear index -> CTA with fresh warps, registers, shared and local
  * memory. */
 int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid);

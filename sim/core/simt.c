@@ -59,6 +59,27 @@ void simt_diverge(SimtStack *s, LaneMask taken, uint32_t target,
     reconverge(s);
 }
 
+int simt_call(SimtStack *s, LaneMask mask, uint32_t target, uint32_t ret_pc)
+{
+    simt_top(s)->pc = ret_pc;
+    push(s, target, SIMT_CALL_RPC, mask);
+    return s->depth - 1;
+}
+
+int simt_return(SimtStack *s, int base, LaneMask mask, uint32_t next_pc)
+{
+    simt_top(s)->pc = next_pc;
+    int w = base;
+    for (int i = base; i < s->depth; i++) {
+        s->e[i].mask &= ~mask;
+        if (s->e[i].mask) s->e[w++] = s->e[i];
+    }
+    s->depth = w;
+    if (w > base) { reconverge(s); return 0; }
+    reconverge(s);   /* the join may itself be at its reconvergence pc */
+    return 1;
+}
+
 void simt_exit_lanes(SimtStack *s, LaneMask mask, uint32_t next_pc)
 {
     if (s->depth == 0) return;

@@ -25,6 +25,7 @@ typedef struct SimtEntry {
 } SimtEntry;
 
 #define SIMT_NO_RPC 0xffffffffu
+#define SIMT_CALL_RPC 0xfffffffeu   /* a called .func's first entry: ends when its lanes ret */
 
 #define SIMT_IN_PLACE 4
 
@@ -52,6 +53,14 @@ void simt_diverge(SimtStack *s, LaneMask taken, uint32_t target,
 /* Lanes in mask have exited: remove them everywhere, pop empty entries.
  * next_pc is where the surviving lanes of the top entry continue. */
 void simt_exit_lanes(SimtStack *s, LaneMask mask, uint32_t next_pc);
+/* A call by the lanes in mask: the top entry waits at ret_pc (the join:
+ * lanes that did not call wait there too) and the callee runs from target.
+ * Returns the stack index of the callee's entry. */
+int simt_call(SimtStack *s, LaneMask mask, uint32_t target, uint32_t ret_pc);
+/* Lanes in mask return from the .func whose first entry is at index base:
+ * they leave every entry from base up.  Returns 1 when no lane is left in
+ * the function (the top entry is then the join, at the return pc). */
+int simt_return(SimtStack *s, int base, LaneMask mask, uint32_t next_pc);
 /* No lanes left at all. */
 static inline int simt_done(const SimtStack *s) { return s->depth == 0; }
 

@@ -44,13 +44,102 @@ static IssueResult issue_branch(Kernel *k, Warp *w, const Instr *in, uint32_t pc
     return warp_done(w) ? ISSUE_DONE : ISSUE_OK;
 }
 
+/* ---- device functions ----------------------------------------------------------- */
+static uint32_t align8(uint32_t v) { return (v + 7u) & ~7u; }
+
+/* Copy .param src of frame sb to .param dst of frame db, for the lanes in m. */
+static void copy_param(const Kernel *k, Warp *w, LaneMask m, const Param *src, uint32_t sb, const Param *dst, uint32_t db)
+{
+    uint32_t n = src->size < dst->size ? src->size : dst->size;
+    for (int l = 0; l < k->warp_size; l++)
+        if (m >> l & 1u) {
+            uint8_t *lane = w->fmem + (size_t)l * k->frame_stride;
+            memmove(lane + db + dst->offset, lane + sb + src->offset, n);
+        }
+}
+
+/* The callee's registers: saved at the call, given back at its return, so
+ * an outer activation of the same .func (recursion) finds its own. */
+static void swap_regs(const Kernel *k, Warp *w, const LinkedFunc *lf, CallFrame *f, int save)
+{
+    size_t ws = (size_t)k->warp_size, nr = (size_t)lf->nregs * ws;
+    if (save) {
+        f->saved_r = malloc(nr ? nr * sizeof *f->saved_r : 1);
+        f->saved_p = malloc(lf->npreds ? (size_t)lf->npreds * sizeof *f->saved_p : 1);
+        if (!f->saved_r || !f->saved_p) abort();
+        memcpy(f->saved_r, &w->r[(size_t)lf->reg_base * ws], nr * sizeof *f->saved_r);
+        memcpy(f->saved_p, &w->p[lf->pred_base], (size_t)lf->npreds * sizeof *f->saved_p);
+    } else {
+        memcpy(&w->r[(size_t)lf->reg_base * ws], f->saved_r, nr * sizeof *f->saved_r);
+        memcpy(&w->p[lf->pred_base], f->saved_p, (size_t)lf->npreds * sizeof *f->saved_p);
+        free(f->saved_r);
+        free(f->saved_p);
+    }
+}
+
+/* call: the arguments into a new frame, the lanes into the callee. */
+static IssueResult issue_call(Kernel *k, Warp *w, const Instr *in, uint32_t pc, LaneMask exec)
+{
+    if (!exec) { simt_advance(&w->simt, pc + 1); return ISSUE_OK; }
+    const Entry *e = k->entry;
+    const CallSite *cs = &e->calls[in->opd[1].imm];
+    const LinkedFunc *lf = &e->linked[cs->linked];
+    if (w->ncalls >= k->max_call_depth) {
+        kernel_fault(k, w, -1, FAULT_CALL_DEPTH, "calling %s would nest %d calls deep; "
+                     "sm.max_call_depth allows %d (deep or endless recursion?)", cs->name, w->ncalls + 1, k->max_call_depth);
+        return ISSUE_FAULT;
+    }
+    if (w->ncalls == w->capcalls) {
+        w->capcalls = w->capcalls ? w->capcalls * 2 : 4;
+        w->calls = realloc(w->calls, (size_t)w->capcalls * sizeof *w->calls);
+        if (!w->calls) abort();
+    }
+    CallFrame *f = &w->calls[w->ncalls++];
+    *f = (CallFrame){ pc + 1, 0, w->frame_base, w->frame_bytes, (int)in->opd[1].imm, exec, NULL, NULL };
+    swap_regs(k, w, lf, f, 1);
+    uint32_t base = w->frame_base + align8(w->frame_bytes);
+    for (int i = 0; i < cs->nargs; i++)
+        copy_param(k, w, exec, &e->params[cs->params[cs->nrets + i]], w->frame_base,
+                   &e->params[lf->param_base + cs->nrets + i], base);
+    w->frame_base = base;
+    w->frame_bytes = lf->frame_bytes;
+    f->simt_base = simt_call(&w->simt, exec, lf->pc, pc + 1);
+    if ((uint64_t)w->simt.max_depth > k->stats->simt_max_depth) k->stats->simt_max_depth = (uint64_t)w->simt.max_depth;
+    return ISSUE_OK;
+}
+
+/* The last lanes left the callee: return values to the caller's frame. */
+static void finish_call(Kernel *k, Warp *w)
+{
+    const Entry *e = k->entry;
+    CallFrame *f = &w->calls[--w->ncalls];
+    const CallSite *cs = &e->calls[f->call];
+    const LinkedFunc *lf = &e->linked[cs->linked];
+    for (int i = 0; i < cs->nrets; i++)
+        copy_param(k, w, f->mask & w->live, &e->params[lf->param_base + i], w->frame_base, &e->params[cs->params[i]], f->caller_base);
+    swap_regs(k, w, lf, f, 0);
+    w->frame_base = f->caller_base;
+    w->frame_bytes = f->caller_bytes;
+}
+
 static IssueResult issue_exit(Kernel *k, Warp *w, uint32_t pc, LaneMask exec)
 {
-    (void)k;
     if (!exec) { simt_advance(&w->simt, pc + 1); return ISSUE_OK; }
     w->live &= ~exec;
     simt_exit_lanes(&w->simt, exec, pc + 1);
+    /* calls whose lanes have all exited are over */
+    while (w->ncalls && w->calls[w->ncalls - 1].simt_base >= w->simt.depth) finish_call(k, w);
     if (warp_done(w)) { w->cta->live_warps--; return ISSUE_DONE; }
+    return ISSUE_OK;
+}
+
+/* ret: from a .func back to the caller (once all its lanes are back), or,
+ * in the kernel itself, the end of the thread. */
+static IssueResult issue_ret(Kernel *k, Warp *w, const Instr *in, uint32_t pc, LaneMask exec)
+{
+    if (!w->ncalls || in->op == OP_EXIT) return issue_exit(k, w, pc, exec);
+    if (!exec) { simt_advance(&w->simt, pc + 1); return ISSUE_OK; }
+    if (simt_return(&w->simt, w->calls[w->ncalls - 1].simt_base, exec, pc + 1)) finish_call(k, w);
     return ISSUE_OK;
 }
 
@@ -88,7 +177,9 @@ IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
     case OP_BRA:
         return issue_branch(k, w, in, pc, active, exec);
     case OP_RET: case OP_EXIT:
-        return issue_exit(k, w, pc, exec);
+        return issue_ret(k, w, in, pc, exec);
+    case OP_CALL:
+        return issue_call(k, w, in, pc, exec);
     case OP_BAR_SYNC: case OP_BARRIER_SYNC:
         k->stats->barriers++;
         if (exec != w->live) {

@@ -50,9 +50,10 @@ static uint64_t next_random(uint64_t *s)
 static int load_file(const Program *p, const BufferSpec *b, uint8_t *data, DiagList *dl)
 {
     char path[4096];
-    const char *slash = strrchr(p->filename, '/');
+    const char *file = program_where(p, b->line, NULL);   /* relative to the file that says it (.include) */
+    const char *slash = strrchr(file, '/');
     if (b->path[0] != '/' && slash)
-        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - p->filename), p->filename, b->path);
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - file), file, b->path);
     else
         snprintf(path, sizeof path, "%s", b->path);
     FILE *f = fopen(path, "r");
@@ -70,6 +71,73 @@ static int load_file(const Program *p, const BufferSpec *b, uint8_t *data, DiagL
                  "buffer %s: %s has %" PRIu64 " numbers, the buffer needs %" PRIu64, b->name, path, i, b->count);
         return -1;
     }
+    return 0;
+}
+
+/* expr(EXPR) at element i: the postfix program on a stack; 64-bit signed,
+ * wrapping + - * (as C's unsigned arithmetic), errors for / and % by zero
+ * and shifts outside [0,63]. */
+static int eval_expr(const BufferSpec *b, int64_t i, int64_t *stack, int64_t *out, const char **why)
+{
+    int n = 0;
+    for (int k = 0; k < b->nexpr; k++) {
+        const ExprOp *o = &b->expr[k];
+        int64_t y = n ? stack[n - 1] : 0, x = n > 1 ? stack[n - 2] : 0;
+        switch (o->op) {
+        case EXPR_CONST: stack[n++] = o->v; continue;
+        case EXPR_INDEX: stack[n++] = i; continue;
+        case EXPR_NEG: stack[n - 1] = (int64_t)(0 - (uint64_t)y); continue;
+        case EXPR_NOT: stack[n - 1] = ~y; continue;
+        case EXPR_LNOT: stack[n - 1] = !y; continue;
+        default: break;
+        }
+        int64_t r;
+        switch (o->op) {
+        case EXPR_MIN: r = x < y ? x : y; break;
+        case EXPR_MAX: r = x > y ? x : y; break;
+        case EXPR_ADD: r = (int64_t)((uint64_t)x + (uint64_t)y); break;
+        case EXPR_SUB: r = (int64_t)((uint64_t)x - (uint64_t)y); break;
+        case EXPR_MUL: r = (int64_t)((uint64_t)x * (uint64_t)y); break;
+        case EXPR_DIV: case EXPR_REM:
+            if (y == 0) { *why = "division by zero"; return -1; }
+            if (x == INT64_MIN && y == -1) { *why = "integer overflow"; return -1; }
+            r = o->op == EXPR_DIV ? x / y : x % y;
+            break;
+        case EXPR_SHL: case EXPR_SHR:
+            if (y < 0 || y > 63) { *why = "a shift outside [0,63]"; return -1; }
+            r = o->op == EXPR_SHL ? (int64_t)((uint64_t)x << y) : x >> y;
+            break;
+        case EXPR_AND: r = x & y; break;
+        case EXPR_OR: r = x | y; break;
+        case EXPR_XOR: r = x ^ y; break;
+        default: *why = "a bad expression"; return -1;
+        }
+        stack[n - 2] = r;
+        n--;
+    }
+    *out = stack[0];
+    return 0;
+}
+
+static int init_expr(const Program *p, const BufferSpec *b, uint8_t *data, DiagList *dl)
+{
+    int64_t *stack = malloc((size_t)(b->nexpr ? b->nexpr : 1) * sizeof *stack);
+    if (!stack) return -1;
+    DataType t = (DataType)b->type;
+    int bytes = isa_type_bits(t) / 8;
+    for (uint64_t i = 0; i < b->count; i++) {
+        int64_t v;
+        const char *why;
+        if (eval_expr(b, (int64_t)i, stack, &v, &why)) {
+            diag_add(dl, p->filename, b->line, b->col, program_line(p, b->line, NULL),
+                     "buffer %s: expr() at i = %llu: %s", b->name, (unsigned long long)i, why);
+            free(stack);
+            return -1;
+        }
+        if (isa_type_kind(t) == TK_FLOAT) set(data, t, i, (double)v);
+        else memcpy(data + i * (uint64_t)bytes, &v, (size_t)bytes);   /* the low bytes, as a C cast */
+    }
+    free(stack);
     return 0;
 }
 
@@ -98,6 +166,12 @@ int host_init_buffers(const Program *p, Memory *m, DiagList *dl)
             if (load_file(p, b, data, dl)) rc = -1;
             break;
         case INIT_VALUES: for (uint64_t i = 0; i < b->count; i++) set(data, t, i, b->values[i]); break;
+        case INIT_EXPR:
+            if (init_expr(p, b, data, dl)) rc = -1;
+            break;
+        case INIT_DATA:   /* a .global's initializer */
+            memcpy(data, b->data, b->data_bytes);
+            break;
         }
     }
     return rc;

@@ -279,9 +279,9 @@ static void report_stalls(const Run *r, FILE *out)
         const LineStats *ls = &s->line[top[t]];
         int best = 0;
         for (int k = 1; k < STALL_COUNT; k++) if (ls->stall[k] > ls->stall[best]) best = k;
-        char code[52];
-        fprintf(out, "  line %-4d %5.1f%%  %-16s %s\n", top[t], 100.0 * (double)topv[t] / (double)total,
-                stall_names[best], code_text(p, top[t], code, sizeof code));
+        char code[52], lab[96];
+        fprintf(out, "  line %-4s %5.1f%%  %-16s %s\n", program_line_label(p, top[t], 1, lab, sizeof lab),
+                100.0 * (double)topv[t] / (double)total, stall_names[best], code_text(p, top[t], code, sizeof code));
         waits_past |= best == STALL_BARRIER || best == STALL_BRANCH_RESOLVING;
     }
     /* docs/architecture.md "Stall reasons": a warp-cycle goes to the line of
@@ -319,7 +319,13 @@ static void report_source(const Run *r, FILE *out)
             if (b >= 0 && n > 0 && (size_t)n + strlen(second) <= 34) strcat(why, second);   /* only if it fits */
         }
         /* 2 + 4 + 1 + 8 + 1 + 10 + 2 + 34 + 1 + 36 = 99 columns */
-        fprintf(out, "  %4d %8" PRIu64 " %10" PRIu64 "  %-34.34s %s\n", l, ls->inst, tot, why, code);
+        char lab[96];
+        int cl;
+        const char *cu = program_cuda_line(p, l, &cl);   /* nvcc -lineinfo: the CUDA line after the code */
+        fprintf(out, "  %4s %8" PRIu64 " %10" PRIu64 "  %-34.34s %s", program_line_label(p, l, 0, lab, sizeof lab),
+                ls->inst, tot, why, code);
+        if (cu) fprintf(out, "  // %s:%d", cu, cl);
+        fputc('\n', out);
     }
 }
 
@@ -331,14 +337,15 @@ static void report_observations(const Run *r, FILE *out)
     const Program *p = r->prog;
     int banks = r->cfg->smem.banks, bank_bytes = r->cfg->smem.bank_bytes;
     int shown = 0;
-    char code[60];
+    char code[60], lab[96];
     for (int l = 1; l <= s->nlines; l++) {
         const LineStats *ls = &s->line[l];
         if (!ls->inst) continue;
         if (ls->bank_conflicts && ls->inst) {
             double ways = (double)ls->wavefronts / (double)ls->inst;
             if (!shown++) fprintf(out, "\n%sobservations%s\n", bold(out), plain(out));
-            fprintf(out, "  line %d: %s\n    %.1f wavefronts per instruction: a %.0f-way shared-memory bank conflict.\n", l,
+            fprintf(out, "  line %s: %s\n    %.1f wavefronts per instruction: a %.0f-way shared-memory bank conflict.\n",
+                    program_line_label(p, l, 1, lab, sizeof lab),
                     code_text(p, l, code, sizeof code), ways, ways);
             if (ls->stride_seen && ls->lane_stride % bank_bytes == 0) {
                 long long words = (long long)(ls->lane_stride / bank_bytes);
@@ -357,8 +364,8 @@ static void report_observations(const Run *r, FILE *out)
             double spr = (double)ls->sectors / (double)ls->requests, ideal = (double)ls->ideal_sectors / (double)ls->requests;
             if (spr > 1.5 * ideal) {
                 if (!shown++) fprintf(out, "\n%sobservations%s\n", bold(out), plain(out));
-                fprintf(out, "  line %d: %s\n    %.1f sectors per request where %.1f would do: uncoalesced.", l,
-                        code_text(p, l, code, sizeof code), spr, ideal);
+                fprintf(out, "  line %s: %s\n    %.1f sectors per request where %.1f would do: uncoalesced.",
+                        program_line_label(p, l, 1, lab, sizeof lab), code_text(p, l, code, sizeof code), spr, ideal);
                 int word = ls->mem_bytes > 0 ? ls->mem_bytes : 4;
                 int per_sector = r->cfg->l1.sector_bytes / word > 0 ? r->cfg->l1.sector_bytes / word : 1;
                 fprintf(out, "\n    Neighbouring lanes are %lld bytes apart; for one sector per %d lanes they should\n"
@@ -367,7 +374,8 @@ static void report_observations(const Run *r, FILE *out)
         }
         if (ls->divergent) {
             if (!shown++) fprintf(out, "\n%sobservations%s\n", bold(out), plain(out));
-            fprintf(out, "  line %d: %s\n    diverged %llu time%s: the warp ran both paths one after the other.\n", l,
+            fprintf(out, "  line %s: %s\n    diverged %llu time%s: the warp ran both paths one after the other.\n",
+                    program_line_label(p, l, 1, lab, sizeof lab),
                     code_text(p, l, code, sizeof code), (unsigned long long)ls->divergent, ls->divergent == 1 ? "" : "s");
         }
         if (shown >= 12) { fputs("  (more in the source view and the JSON report)\n", out); break; }
@@ -385,7 +393,7 @@ void report_text(const Run *r, FILE *out)
         const Entry *e = backend_entry(&p->entries[l->entry], machine);
         fprintf(out, "launch %d: %s grid=(%u,%u,%u) block=(%u,%u,%u), %d registers/thread, %u B shared/block\n",
                 i + 1, e->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-                e->regs_per_thread, e->shared_bytes);
+                e->regs_per_thread, program_launch_shared(p, l));
         fprintf(out, "  core.schedule=%s: %s, registers %s\n", e == &p->entries[l->entry] ? "source" : "machine",
                 e == &p->entries[l->entry] ? "the PTX as written" : "the back end's machine order",
                 e->regs_stated ? "stated by .nregs" : e == &p->entries[l->entry] ? "counted by use" : "allocated");
@@ -441,7 +449,7 @@ void report_json(const Run *r, FILE *out)
         json_string(out, e->name);
         fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"registers_per_thread\": %d, "
                      "\"shared_bytes\": %u, \"schedule\": \"%s\"}", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-                e->regs_per_thread, e->shared_bytes, e == &p->entries[l->entry] ? "source" : "machine");
+                e->regs_per_thread, program_launch_shared(p, l), e == &p->entries[l->entry] ? "source" : "machine");
     }
     fputs("\n  ],\n  \"checks\": [", out);
     for (int i = 0; i < r->nchecks; i++) {
@@ -491,6 +499,18 @@ void report_json(const Run *r, FILE *out)
         snprintf(text, sizeof text, "%.*s", len > 200 ? 200 : len, src);
         fprintf(out, "%s\n    {\"line\": %d, \"text\": ", first ? "" : ",", l);
         json_string(out, text);
+        int local, cl;
+        const char *file = program_where(r->prog, l, &local), *cu = program_cuda_line(r->prog, l, &cl);
+        if (r->prog->nfiles > 1) {   /* .include: the file and its line */
+            fputs(", \"file\": ", out);
+            json_string(out, file);
+            fprintf(out, ", \"file_line\": %d", local);
+        }
+        if (cu) {                    /* nvcc -lineinfo: the CUDA line */
+            fputs(", \"cuda_file\": ", out);
+            json_string(out, cu);
+            fprintf(out, ", \"cuda_line\": %d", cl);
+        }
         fprintf(out, ", \"inst\": %" PRIu64 ", \"thread_inst\": %" PRIu64 ", \"divergent\": %" PRIu64, ls->inst, ls->thread_inst,
                 ls->divergent);
         if (!r->opt.functional) {
@@ -512,7 +532,7 @@ void report_json(const Run *r, FILE *out)
 static const char *const fault_kinds[] = {
     [FAULT_NONE] = "fault", [FAULT_OUT_OF_BOUNDS] = "out-of-bounds access", [FAULT_MISALIGNED] = "misaligned access",
     [FAULT_BARRIER] = "barrier divergence", [FAULT_DEADLOCK] = "deadlock", [FAULT_WATCHDOG] = "watchdog",
-    [FAULT_MEMBERMASK] = "membermask",
+    [FAULT_MEMBERMASK] = "membermask", [FAULT_CALL_DEPTH] = "call stack overflow",
 };
 
 void report_fault(const Run *r, FILE *out)
@@ -522,7 +542,10 @@ void report_fault(const Run *r, FILE *out)
     const LaunchSpec *l = &p->launches[f->launch];
     const Entry *e = &p->entries[l->entry];   /* fault pcs are source pcs */
     int col = f->pc < (uint32_t)e->ncode ? (int)e->code[f->pc].col : 0;
-    fprintf(out, "%s:%u:%d: fault (%s): %s\n", p->filename, f->line, col, fault_kinds[f->kind], f->msg);
+    int local, cl;
+    const char *file = program_where(p, (int)f->line, &local), *cu = program_cuda_line(p, (int)f->line, &cl);
+    fprintf(out, "%s:%d:%d: fault (%s): %s\n", file, local, col, fault_kinds[f->kind], f->msg);
+    if (cu) fprintf(out, "    (CUDA source %s:%d)\n", cu, cl);
     int len;
     const char *src = program_line(p, (int)f->line, &len);
     if (len) fprintf(out, "    %.*s\n", len > 200 ? 200 : len, src);
@@ -549,10 +572,10 @@ void report_occupancy(const Program *p, const Config *c, const char *config_path
         int threads = (int)(l->block[0] * l->block[1] * l->block[2]);
         uint64_t grid = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
         Occupancy o;
-        occupancy_compute(&o, c, threads, e->regs_per_thread, e->shared_bytes, grid);
+        occupancy_compute(&o, c, threads, e->regs_per_thread, program_launch_shared(p, l), grid);
         fprintf(out, "\nlaunch %d: %s, block (%u,%u,%u) = %d threads = %d warps, %d registers/thread%s, %u B shared/block\n",
                 i + 1, e->name, l->block[0], l->block[1], l->block[2], threads, o.warps_per_block, e->regs_per_thread,
-                e->regs_stated ? " (stated)" : "", e->shared_bytes);
+                e->regs_stated ? " (stated)" : "", program_launch_shared(p, l));
         if (o.error[0]) { fprintf(out, "  cannot run: %s\n", o.error); continue; }
         fprintf(out, "  %-15s %-34s %-14s %s\n", "limiter", "a block needs", "an SM has", "blocks/SM");
         char need[64], have[64];

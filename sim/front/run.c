@@ -22,7 +22,7 @@ static int check_launches(Run *r, const Program *p, const Config *cfg, DiagList 
         uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
         uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
         occupancy_compute(&r->occ[i], cfg, (int)(threads > 1024 ? 1024 : threads), e->regs_per_thread,
-                          e->shared_bytes, nblocks);
+                          program_launch_shared(p, l), nblocks);
         if (threads <= 1024 && r->occ[i].error[0]) {
             diag_add(dl, p->filename, l->line, l->col, program_line(p, l->line, NULL),
                      ".launch %s: %s", e->name, r->occ[i].error);
@@ -52,12 +52,13 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     r->opt = *o;
     r->occ = calloc((size_t)(p->nlaunches ? p->nlaunches : 1), sizeof *r->occ);
     if (!r->occ) return RUN_BAD_INPUT;
-    if (check_launches(r, p, cfg, dl) || host_validate_checks(p, dl)) return RUN_BAD_INPUT;
+    int from = dl->n;
+    if (check_launches(r, p, cfg, dl) || host_validate_checks(p, dl)) { program_fix_diags(p, dl, from); return RUN_BAD_INPUT; }
     if (mem_init(&r->mem, p) || stats_init(&r->stats, p->nlines, cfg->gpu.num_sms)) {
         diag_add(dl, p->filename, 0, 0, NULL, "out of memory for the buffers");
         return RUN_BAD_INPUT;
     }
-    if (host_init_buffers(p, &r->mem, dl)) return RUN_BAD_INPUT;
+    if (host_init_buffers(p, &r->mem, dl)) { program_fix_diags(p, dl, from); return RUN_BAD_INPUT; }
     uint64_t max_steps = o->max_cycles ? o->max_cycles : DEFAULT_MAX_STEPS;
     uint64_t now = 0;
     MemSys *ms = NULL;

@@ -629,6 +629,13 @@ static void write_data(Trace *t, const Layout *L, FILE *f)
         int len;
         const char *s = program_line(p, ln, &len);
         fprintf(f, "%s[%d,", firstl ? "" : ",", ln);
+        char where[512], lab[96];
+        int cl;
+        if (p->nfiles > 1 || program_cuda_line(p, ln, &cl)) {   /* .include / .loc: say where it came from */
+            snprintf(where, sizeof where, "%.*s   // %s", len > 300 ? 300 : len, s, program_line_label(p, ln, 1, lab, sizeof lab));
+            s = where;
+            len = (int)strlen(where);
+        }
         jstr(f, s, len);
         fputc(']', f);
         firstl = 0;

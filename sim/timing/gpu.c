@@ -38,9 +38,10 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     memset(&t, 0, sizeof t);
     if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps)) return -1;
     kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE);
+    kernel_configure(&k, cfg->sm.max_call_depth, cfg->gpu.core_clock_mhz);
     const LaunchSpec *l = k.spec;
     occupancy_compute(&t.occ, cfg, (int)(l->block[0] * l->block[1] * l->block[2]), k.entry->regs_per_thread,
-                      k.entry->shared_bytes, k.nctas);
+                      program_launch_shared(p, l), k.nctas);
     if (ms && cfg->l1.unified_bytes > 0) {
         /* the driver's carve-out: the smallest that holds the shared memory
          * of the blocks that can be resident; the L1 gets the rest */

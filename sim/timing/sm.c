@@ -457,7 +457,8 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     if (!sw->operands_ready) {
         int r = scoreboard_blocking(&sw->sb, &t->deps[pc], now);
         if (r >= 0) { v.reason = scoreboard_reason(&sw->sb, r); v.until = sw->sb.ready[r]; return v; }
-        if ((in->op == OP_MEMBAR || in->op == OP_FENCE) && (sw->inflight || sw->mem_done > now)) {
+        if ((in->op == OP_MEMBAR || in->op == OP_FENCE || in->op == OP_CP_ASYNC_WAIT || in->op == OP_CP_ASYNC_WAIT_ALL) &&
+            (sw->inflight || sw->mem_done > now)) {
             v.reason = STALL_MEMBAR;
             v.until = sw->inflight ? SM_NEVER : sw->mem_done;
             return v;

@@ -1,0 +1,2 @@
+.launch k grid=(1) block=(1) args=()
+.include "bad_host.ptx"

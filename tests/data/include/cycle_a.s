@@ -1,0 +1,2 @@
+// a includes b includes a
+.include "cycle_b.s"

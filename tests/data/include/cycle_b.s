@@ -1,0 +1,1 @@
+.include "./sub/../cycle_a.s"

@@ -1,0 +1,2 @@
+.buffer a .u32[4] fill(21)
+.include "../module.ptx"
