@@ -21,6 +21,7 @@ trace ts configs/fermi.ini kernels/transpose_shared.s
 trace eo configs/fermi.ini kernels/evenodd.s
 trace sc -D STRIDE=16 configs/fermi.ini kernels/strided_copy.s
 trace tm configs/fermi.ini kernels/tiled_mm.s
+trace fx --set mem.model=fixed configs/fermi.ini kernels/vecadd.s
 # dom NAME HASH: the page after its script ran, in $dir/NAME.dom; console errors in $dir/NAME.err
 dom() {
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$dir/profile" \
@@ -48,7 +49,12 @@ has ts 'Source lines' "the source-lines panel"
 has ts '<td class="bad">32-way</td>' "line 89's bank ways"
 dom sc 'pick=uncoalesced'
 has sc '<b class="bad">32 sectors</b>' "#pick=uncoalesced opens a 32-sector load at stride 16"
-has sc 'id="mshint">whole GPU, per sample' "the memory-system panel has samples with cache and DRAM counters"
+has sc 'id="mshint">whole GPU; per SM (15) and per partition (6' "the memory-system panel has per-SM and per-partition strips"
+has sc 'data-units="15 SMs, 6 partitions, ' "the per-SM and per-partition heat strips have bins"
+has sc '<option value="flight">accesses in flight</option>' "the per-SM strip offers the accesses in flight"
+has sc '<option value="queue">DRAM queue</option>' "the per-partition strip offers the DRAM queue"
+dom fx 'sm=ipc'
+has fx 'data-units="15 SMs, 0 partitions, ' "mem.model=fixed: per-SM IPC only"
 dom eo 'pick=divergent'
 has eo 'Active mask: 8 of 32 lanes' "#pick=divergent opens evenodd's bounds-test warp"
 dom tm 'pick=global'
@@ -56,5 +62,5 @@ ms=$(grep -o 'data-drawn-ms="[0-9]*"' "$dir/tm.dom" | grep -o '[0-9][0-9]*')
 size=$(wc -c < "$dir/tm.html")
 if [ -z "$ms" ] || [ "${ms:-0}" -ge 3000 ]; then echo "browser_check: tiled_mm's trace took ${ms:-?} ms to draw (limit 3000)"; fail=1; fi
 if [ "$size" -ge 10000000 ]; then echo "browser_check: tiled_mm's trace is $size bytes (limit 10 MB)"; fail=1; fi
-[ "$fail" -eq 0 ] && echo "browser check ($browser): the viewer on 4 traces: ok (tiled_mm: $size bytes, drawn in $ms ms)"
+[ "$fail" -eq 0 ] && echo "browser check ($browser): the viewer on 5 traces: ok (tiled_mm: $size bytes, drawn in $ms ms)"
 exit "$fail"

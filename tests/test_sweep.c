@@ -254,6 +254,19 @@ static void test_jobs_and_merge(void **state)
     fclose(f);
     assert_string_equal(m, local);
     free(m);
+    /* --plot after --merge names the config in its title, as a local sweep's
+     * plot does (the jobs' "# config:" line) */
+    char svg[256];
+    path(svg, sizeof svg, "merged.svg");
+    snprintf(cmd, sizeof cmd, "--merge -o %s --y inst --plot %s %s", merged, svg, rows);
+    assert_int_equal(gpusim(cmd, 0, &out), 2);
+    free(out);
+    f = fopen(svg, "r");
+    assert_non_null(f);
+    char *plot = slurp_stream(f);
+    fclose(f);
+    assert_non_null(strstr(plot, "<title>inst vs sm.max_warps on GTX 480, configs/fermi.ini</title>"));
+    free(plot);
     /* stdin works too */
     snprintf(cmd, sizeof cmd, "cat %s | %s --merge -", rows, bin());
     assert_int_equal(sh(cmd, &out), 2);

@@ -703,6 +703,83 @@ static void test_memsys_samples(void **state)
     diag_free(&dl);
 }
 
+/* Per SM and per memory partition (the page's "U", memsys_sm_counters and
+ * memsys_part_counters): the bins cover the run without a gap, per-SM warp
+ * instructions and L1 sectors and per-partition L2 sectors and DRAM bytes
+ * add up exactly to the report's counters, and nothing is in flight or
+ * queued at the end.  Returns the bin period. */
+static int check_units(const char *kernel, const char *define, const char *config, int sms, int parts)
+{
+    DiagList dl = { 0 };
+    AsmDefine d[] = { { "STRIDE", define ? define : "1" } };
+    AsmOptions ao = { d, define ? 1 : 0 };
+    Program *p = asm_assemble_file(kernel, &ao, &dl);
+    assert_non_null(p);
+    Config c;
+    config_defaults(&c);
+    assert_int_equal(config_load_file(&c, config, &dl), 0);
+    Run r;
+    RunOptions o = { .trace = tmp("units.html"), .trace_opt = all() };
+    assert_int_equal(run_program(&r, p, &c, config, &o, &dl), RUN_OK);
+    assert_true(r.has_memstats);
+    char *html = slurp(tmp("units.html"), NULL);
+    assert_non_null(html);
+    const char *a = strstr(html, "\"U\":{"), *b = strstr(a ? a : html, "]}");
+    assert_non_null(a);
+    assert_non_null(b);
+    JVal x;
+    assert_int_equal(jparse_all(a + 4, (size_t)(b + 2 - (a + 4)), &x), 0);
+    assert_int_equal((int)jget(&x, "sms")->num, sms);
+    assert_int_equal((int)jget(&x, "parts")->num, parts);
+    assert_int_equal((int)jget(&x, "from")->num, 0);
+    int every = (int)jget(&x, "every")->num;
+    const JVal *dv = jget(&x, "d");
+    size_t w = 1 + 4 * (size_t)sms + 5 * (size_t)parts;
+    assert_int_equal(dv->n % w, 0);
+    assert_true(dv->n / w <= 512);
+    double cycles = 0, inst = 0, l1h = 0, l1m = 0, l2h = 0, l2m = 0, l2s = 0, dram = 0, flight = 0, queue = 0;
+    for (size_t i = 0; i < dv->n; i += w) {
+        const JVal *v = dv->item + i;
+        assert_true(v[0].num > 0);
+        cycles += v[0].num;
+        for (int k = 0; k < sms; k++) {
+            const JVal *u = v + 1 + 4 * k;
+            inst += u[0].num; l1h += u[1].num; l1m += u[2].num;
+            if (i + w == dv->n) flight += u[3].num;
+        }
+        for (int k = 0; k < parts; k++) {
+            const JVal *u = v + 1 + 4 * sms + 5 * k;
+            l2h += u[0].num; l2m += u[1].num; l2s += u[2].num; dram += u[3].num;
+            if (i + w == dv->n) queue += u[4].num;
+        }
+    }
+    const MemStats *m = &r.memstats;
+    assert_true(cycles == (double)r.stats.cycles);
+    assert_true(inst == (double)r.stats.inst);
+    assert_true(l1h == (double)m->l1_sector_hits && l1m == (double)m->l1_sector_misses);
+    assert_true(l2h == (double)m->l2_sector_hits && l2m == (double)m->l2_sector_misses);
+    assert_true(l2s == (double)(m->l2_sectors_read + m->l2_sectors_write + m->l2_sectors_atom));
+    assert_true(dram == (double)(m->dram_bytes_read + m->dram_bytes_write - m->dram_flush_bytes));
+    assert_true(dram > 0 && l2s > 0);
+    assert_true(flight == 0 && queue == 0);
+    jfree(&x);
+    free(html);
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+    return every;
+}
+
+static void test_unit_samples(void **state)
+{
+    (void)state;
+    assert_int_equal(check_units("kernels/strided_copy.s", "16", "configs/fermi.ini", 15, 6), 32);
+    /* two L2 slices on one DRAM channel: one partition */
+    check_units("kernels/strided_copy.s", "16", "configs/tiny.ini", 1, 1);
+    /* 18.5k cycles: more than 512 periods of 32, so the period doubled */
+    assert_int_equal(check_units("kernels/tiled_mm.s", NULL, "configs/fermi.ini", 15, 6), 64);
+}
+
 static void test_bad_file_name(void **state)
 {
     (void)state;
@@ -724,6 +801,7 @@ int main(void)
         cmocka_unit_test(test_default_window_bounded),
         cmocka_unit_test(test_lanes_recorded),
         cmocka_unit_test(test_memsys_samples),
+        cmocka_unit_test(test_unit_samples),
         cmocka_unit_test(test_bad_file_name),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

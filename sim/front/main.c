@@ -321,7 +321,7 @@ static int merge_files(char **paths, int n, const Options *o)
     if (out) {
         sweep_table_write(&t, out);
         if (out != stdout) fclose(out);
-        rc = write_plot(&t, o, NULL, sweep_table_status(&t));
+        rc = write_plot(&t, o, t.title, sweep_table_status(&t));
     }
     sweep_table_free(&t);
     return rc;

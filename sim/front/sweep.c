@@ -431,6 +431,7 @@ void sweep_table_free(SweepTable *t)
     for (size_t i = 0; i < (size_t)t->nrows * t->ncols; i++) free(t->cell[i]);
     free(t->head);
     free(t->cell);
+    free(t->title);
     memset(t, 0, sizeof *t);
 }
 
@@ -652,14 +653,15 @@ int sweep_run_point(Sweep *s, int point, FILE *out)
     if (!row) return RUN_BAD_INPUT;
     run_point(s, point, row);
     say_failed(s, point, row);
-    SweepTable one = { n, 1, s->table.head, row };
+    SweepTable one = { n, 1, s->table.head, row, NULL };
     int rc = sweep_table_status(&one);
     /* both lines in one buffer, written at once */
-    char *text = NULL, id[32];
+    char *text = NULL, id[32], title[256];
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
     if (m) {
         snprintf(id, sizeof id, "%d/%d", point, s->npoints);
+        fprintf(m, "# config: %s\n", sweep_config_title(s, title, sizeof title));
         csv_row(m, "point", s->table.head, n);
         csv_row(m, id, row, n);
         fclose(m);
@@ -738,6 +740,7 @@ static void free_fields(char **f, int n)
 /* Job output being merged: the first header and the rows by point, each
  * still with its "I/N" field in front. */
 typedef struct Merge {
+    char *title;         /* the first "# config:" line's */
     char **head;
     int nhead;
     int total;
@@ -749,6 +752,10 @@ static int merge_line(Merge *m, char *line, const char *where, DiagList *dl)
 {
     line[strcspn(line, "\r\n")] = '\0';
     if (!*line) return 0;
+    if (*line == '#') {   /* "# config: TITLE" (the plot's title), other comments ignored */
+        if (!m->title && !strncmp(line, "# config: ", 10)) m->title = xstrdup(line + 10);
+        return 0;
+    }
     char **f;
     int n = csv_split(line, &f);
     if (n < 0) return -1;
@@ -839,6 +846,7 @@ int sweep_merge(const char *const *paths, int n, SweepTable *t, DiagList *dl)
         t->cell = calloc((size_t)t->nrows * t->ncols, sizeof *t->cell);
         if (!t->head || !t->cell) rc = -1;
         for (int c = 0; !rc && c < t->ncols; c++) t->head[c] = xstrdup(m.head[c + 1]);
+        if (!rc && m.title) { t->title = m.title; m.title = NULL; }
         for (int i = 0; !rc && i < m.total; i++)
             for (int c = 0; c < t->ncols; c++) {
                 /* an empty field is an empty cell, as sweep_run leaves it */
@@ -847,6 +855,7 @@ int sweep_merge(const char *const *paths, int n, SweepTable *t, DiagList *dl)
             }
     }
     if (m.head) free_fields(m.head, m.nhead);
+    free(m.title);
     for (int i = 0; i < m.total; i++)
         if (m.row[i]) free_fields(m.row[i], m.nfields[i]);
     free(m.row);

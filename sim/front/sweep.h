@@ -46,6 +46,7 @@ typedef struct SweepTable {
     int ncols, nrows;
     char **head;          /* ncols names */
     char **cell;          /* nrows x ncols, row-major; NULL = empty */
+    char *title;          /* --merge: the configs as the jobs' "# config:" line named them; NULL = none */
 } SweepTable;
 
 typedef struct Sweep Sweep;
@@ -64,15 +65,17 @@ int sweep_run(Sweep *s, FILE *out);
 /* The rows of the finished sweep (for plotting). */
 const SweepTable *sweep_table(const Sweep *s);
 
-/* --sweep-point I: runs point I alone and writes the job format: the header
- * and the row, each prefixed with a "point" column ("point" / "I/N"), in one
- * write so rows from parallel jobs never interleave.  Returns its exit code. */
+/* --sweep-point I: runs point I alone and writes the job format: a
+ * "# config: TITLE" line (sweep_config_title, for --merge's plot title),
+ * the header and the row, each prefixed with a "point" column ("point" /
+ * "I/N"), in one write so rows from parallel jobs never interleave.  Returns
+ * its exit code. */
 int sweep_run_point(Sweep *s, int point, FILE *out);
 /* --emit-jobs: one self-contained shell command per point. */
 void sweep_emit_jobs(const Sweep *s, FILE *out);
 
 /* --merge: reads job output (files in any order, "-" = stdin) into t in
- * point order.  -1 with Diags if a header differs, a point is missing or
+ * point order (t->title from the first "# config:" line).  -1 with Diags if a header differs, a point is missing or
  * appears twice. */
 int sweep_merge(const char *const *paths, int n, SweepTable *t, DiagList *dl);
 void sweep_table_write(const SweepTable *t, FILE *out);

@@ -75,6 +75,15 @@ typedef struct TraceSample {
 /* Samples every this many cycles: fine enough to see DRAM saturate, a few
  * tens of KB for a long window. */
 enum { TRACE_SAMPLE_CYCLES = 32 };
+/* Per SM and per memory partition, snapshots of the running totals every
+ * `uevery` cycles (from TRACE_SAMPLE_CYCLES): when TRACE_UNIT_SNAPS are
+ * held, every other one goes (the odd ones stay, so the latest does) and the
+ * period doubles.  The deltas between those kept still add up exactly, and
+ * the page gets at most TRACE_UNIT_SNAPS bins per unit whatever the run's
+ * length (tiled_mm on Fermi: 15 SMs, 6 partitions, about 200 KB). */
+enum { TRACE_UNIT_SNAPS = 512 };
+/* A snapshot: cycle, then per SM U_SM values, then per partition U_PART. */
+enum { U_SM = 4, U_PART = 5 };   /* [inst, L1 hits, misses, in flight], [L2 hits, misses, sectors, DRAM bytes, queue] */
 
 struct Trace {
     char *path;
@@ -95,6 +104,9 @@ struct Trace {
     uint32_t *memhash; size_t memhcap;
     TraceSample *smp; size_t nsmp, capsmp;
     int has_memsys;               /* samples carry cache and DRAM counters */
+    uint64_t *unit; size_t nunit; /* per-unit snapshots, ustride values each */
+    int usms, uparts, ustride;
+    uint64_t uevery, unext;
     int oom;
 };
 
@@ -579,6 +591,36 @@ static void write_samples(const Trace *t, FILE *f)
     fputs("]}", f);
 }
 
+/* U: per SM and per memory partition over time (unit_snapshot): "every"
+ * (the bin period the snapshots ended with), "sms", "parts", "sector"
+ * (bytes), "from" and "d", per bin in the window: [cycles, then per SM
+ * [warp instructions, L1 sector hits, misses (deltas), accesses in flight
+ * at the bin's end], then per partition [L2 sector hits, misses, sectors,
+ * DRAM bytes (deltas), DRAM queue entries at the bin's end]]. */
+static void write_units(const Trace *t, FILE *f)
+{
+    uint64_t to = window_end(t);
+    size_t w = (size_t)t->ustride, first = 0;
+    while (first < t->nunit && t->unit[first * w] <= t->opt.from) first++;
+    const uint64_t *prev = first ? t->unit + (first - 1) * w : NULL;
+    fprintf(f, ",\n\"U\":{\"every\":%" PRIu64 ",\"sms\":%d,\"parts\":%d,\"sector\":%d,\"from\":%" PRIu64 ",\"d\":[",
+            t->uevery, t->usms, t->uparts, t->cfg->l2.sector_bytes, prev ? prev[0] : t->opt.from);
+    int n = 0;
+    for (size_t i = first; i < t->nunit && (i == first || t->unit[(i - 1) * w] < to); i++) {
+        const uint64_t *x = t->unit + i * w;
+        uint64_t base = prev ? prev[0] : t->opt.from;
+        if (x[0] <= base) { prev = x; continue; }
+        fprintf(f, "%s%" PRIu64, n++ ? ",\n" : "\n", x[0] - base);
+        for (size_t k = 1; k < w; k++) {
+            size_t pos = k - 1, sm_part = (size_t)U_SM * (size_t)t->usms;
+            int level = pos < sm_part ? pos % U_SM == 3 : (pos - sm_part) % U_PART == 4;   /* a count now, not a total */
+            fprintf(f, ",%" PRIu64, level ? x[k] : x[k] - (prev ? prev[k] : 0));
+        }
+        prev = x;
+    }
+    fputs("]}", f);
+}
+
 static void write_data(Trace *t, const Layout *L, FILE *f)
 {
     const Program *p = t->prog;
@@ -688,6 +730,7 @@ static void write_data(Trace *t, const Layout *L, FILE *f)
     }
     fputc(']', f);
     write_samples(t, f);
+    if (t->unit) write_units(t, f);
     fputc('}', f);
 }
 
@@ -709,7 +752,52 @@ static void observe_issue(void *ctx, const TraceWarp *w, uint64_t cycle, uint32_
     trace_issue(ctx, w, cycle, pc, active, exec, mem);
 }
 
-static void observe_sample(void *ctx, uint64_t cycle, uint64_t inst, const MemStats *ms)
+/* Per SM and per partition: a snapshot at the first sample of each uevery
+ * period and at the end of each launch (TRACE_UNIT_SNAPS).  Costs nothing
+ * without --trace: the memory system only counts. */
+static void unit_snapshot(Trace *t, uint64_t cycle, const Stats *st, const MemSys *msys, int last)
+{
+    if (!t->unit) {
+        t->usms = st->nsms;
+        t->uparts = msys ? memsys_partitions(msys) : 0;
+        t->ustride = 1 + U_SM * t->usms + U_PART * t->uparts;
+        t->uevery = TRACE_SAMPLE_CYCLES;
+        t->unit = calloc((size_t)TRACE_UNIT_SNAPS * (size_t)t->ustride, sizeof *t->unit);
+        if (!t->unit) { t->oom = 1; return; }
+    }
+    if (!last && cycle < t->unext) return;
+    t->unext = (cycle / t->uevery + 1) * t->uevery;
+    if (t->nunit && t->unit[(t->nunit - 1) * (size_t)t->ustride] == cycle) t->nunit--;   /* the same cycle again */
+    if (t->nunit == TRACE_UNIT_SNAPS) {
+        size_t w = (size_t)t->ustride;
+        for (size_t i = 1, k = 0; i < t->nunit; i += 2, k++) memmove(t->unit + k * w, t->unit + i * w, w * sizeof *t->unit);
+        t->nunit /= 2;
+        t->uevery *= 2;
+        t->unext = (cycle / t->uevery + 1) * t->uevery;
+    }
+    uint64_t *u = t->unit + t->nunit++ * (size_t)t->ustride;
+    *u++ = cycle;
+    for (int i = 0; i < t->usms; i++) {
+        MemSmCounters c = { 0, 0, 0 };
+        if (msys) memsys_sm_counters(msys, i, &c);
+        *u++ = i < st->nsms ? st->sm[i].inst : 0;
+        *u++ = c.l1_sector_hits;
+        *u++ = c.l1_sector_misses;
+        *u++ = (uint64_t)c.in_flight;
+    }
+    for (int p = 0; p < t->uparts; p++) {
+        MemPartCounters c;
+        memsys_part_counters(msys, p, &c);
+        *u++ = c.l2_sector_hits;
+        *u++ = c.l2_sector_misses;
+        *u++ = c.l2_sectors;
+        *u++ = c.dram_bytes;
+        *u++ = (uint64_t)c.dram_queue;
+    }
+}
+
+static void observe_sample(void *ctx, uint64_t cycle, uint64_t inst, const MemStats *ms, const Stats *st,
+                           const MemSys *msys, int last)
 {
     Trace *t = ctx;
     if (t->oom || !t->html) return;   /* the JSON trace has no counters */
@@ -723,6 +811,7 @@ static void observe_sample(void *ctx, uint64_t cycle, uint64_t inst, const MemSt
                            ms->dram_bytes_read + ms->dram_bytes_write };
     }
     t->smp[t->nsmp++] = x;
+    if (st) unit_snapshot(t, cycle, st, msys, last);
 }
 
 Observer trace_observer(Trace *t)
@@ -759,6 +848,7 @@ int trace_close(Trace *t)
     free(t->mem);
     free(t->memhash);
     free(t->smp);
+    free(t->unit);
     free(t->warps);
     free(t->path);
     free(t);

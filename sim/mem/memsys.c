@@ -79,6 +79,7 @@ typedef struct SmPort {
     uint64_t ref_gen, ref_fp;
     uint32_t ref_tag;
     int ref_slot, ref_why;   /* ref_why: 0 none, else the RETRY_* cause */
+    uint64_t l1_hits, l1_misses;   /* this SM's part of MemStats' (memsys_sm_counters) */
 } SmPort;
 
 enum { RETRY_MSHR = 1, RETRY_ICNT, RETRY_RECORDS };
@@ -89,6 +90,7 @@ typedef struct Slice {
     int blocked;             /* head waits for a resource: no timed wake-up */
     L2Wait *w;
     int w_free;
+    uint64_t hits, misses, sectors;   /* this slice's part of MemStats' (memsys_part_counters) */
 } Slice;
 
 /* A DRAM read whose data is in the memory controller and PHY: it reaches
@@ -693,6 +695,8 @@ static uint64_t issue_lines(MemSys *m, int sm, const MemAccess *a, const AccPlan
                  * only the sectors this access makes the L1 fetch miss */
                 m->st.l1_sector_hits += (uint64_t)pop32(L->mask & ~cr.fetch);
                 m->st.l1_sector_misses += (uint64_t)pop32(cr.fetch);
+                P->l1_hits += (uint64_t)pop32(L->mask & ~cr.fetch);
+                P->l1_misses += (uint64_t)pop32(cr.fetch);
                 if (o == CACHE_HIT) { hit_done = max64(hit_done, t + (uint64_t)m->l1_hit); continue; }
                 m->rec[r].pending++;
                 if (cr.merged) m->st.l1_mshr_merges++;
@@ -883,6 +887,9 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         m->st.l2_sectors_write += (uint64_t)pop32(need);
         m->st.l2_sector_hits += (uint64_t)pop32(r.hit);
         m->st.l2_sector_misses += (uint64_t)pop32(r.miss);
+        S->hits += (uint64_t)pop32(r.hit);
+        S->misses += (uint64_t)pop32(r.miss);
+        S->sectors += (uint64_t)pop32(need);
         if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
         if (r.forward) dram_push(m->dram, p->addr, sectors_to_bursts(m, need), 1, 0, t);
         if (p->rec >= 0) rec_part(m, p->rec, t + (uint64_t)m->icnt_lat);
@@ -913,6 +920,9 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
     /* tag hits, as for the L1: sectors valid or already requested hit */
     m->st.l2_sector_hits += (uint64_t)pop32(need & ~r.fetch);
     m->st.l2_sector_misses += (uint64_t)pop32(r.fetch);
+    S->hits += (uint64_t)pop32(need & ~r.fetch);
+    S->misses += (uint64_t)pop32(r.fetch);
+    S->sectors += (uint64_t)pop32(need);
     if (p->kind == PK_ATOM) {
         m->st.l2_sectors_atom += (uint64_t)pop32(need);
         m->st.atom_l2_cycles += (uint64_t)occ;
@@ -1071,6 +1081,31 @@ const MemStats *memsys_stats(MemSys *m)
 }
 
 int64_t memsys_l1_bytes(const MemSys *m) { return m->l1_bytes; }
+
+/* ---- per-unit counters (observers) ------------------------------------------------ */
+
+int memsys_partitions(const MemSys *m) { return m->channels; }
+
+void memsys_sm_counters(const MemSys *m, int sm, MemSmCounters *out)
+{
+    const SmPort *P = &m->sm[sm];
+    int free_recs = 0;
+    for (int r = P->rec_free; r >= 0; r = m->rec[r].next_free) free_recs++;
+    *out = (MemSmCounters){ P->l1_hits, P->l1_misses, m->recs_per_sm - free_recs };
+}
+
+void memsys_part_counters(const MemSys *m, int part, MemPartCounters *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int s = part; s < m->slices; s += m->channels) {
+        out->l2_sector_hits += m->sl[s].hits;
+        out->l2_sector_misses += m->sl[s].misses;
+        out->l2_sectors += m->sl[s].sectors;
+    }
+    const DramStats *d = dram_channel_stats(m->dram, part);
+    out->dram_bytes = d->bytes_read + d->bytes_write;
+    out->dram_queue = dram_params(m->dram)->queue_depth - dram_free_slots(m->dram, part);
+}
 
 int memsys_set_l1_bytes(MemSys *m, int64_t bytes)
 {

@@ -152,6 +152,25 @@ int64_t memsys_l1_bytes(const MemSys *m);
 
 const MemStats *memsys_stats(MemSys *m);   /* brings dram_cycles up to the last tick */
 
+/* Per-unit counters, read-only, for observers (the visual trace's memory
+ * lanes): they cost nothing unless asked for.  A partition is a DRAM
+ * channel and the L2 slices that own its lines (slice % dram.channels);
+ * summed over SMs or partitions the counters are MemStats' (the DRAM bytes
+ * without memsys_flush's). */
+typedef struct MemSmCounters {
+    uint64_t l1_sector_hits, l1_sector_misses;   /* this SM's loads looked up in its L1 */
+    int in_flight;                               /* warp accesses in flight now (records in use) */
+} MemSmCounters;
+typedef struct MemPartCounters {
+    uint64_t l2_sector_hits, l2_sector_misses;   /* its slices' */
+    uint64_t l2_sectors;                         /* its slices' sectors read, written and atomic */
+    uint64_t dram_bytes;                         /* its channel's bytes read and written */
+    int dram_queue;                              /* requests in its channel's queue now */
+} MemPartCounters;
+int memsys_partitions(const MemSys *m);          /* dram.channels */
+void memsys_sm_counters(const MemSys *m, int sm, MemSmCounters *out);
+void memsys_part_counters(const MemSys *m, int part, MemPartCounters *out);
+
 /* Peak DRAM bandwidth, seed 001: mem_clock x DRAM_BEATS_PER_CLOCK_DEFAULT
  * (data rate) x dram.bus_bits x dram.channels / 8.  Fermi: 924 MHz x 4 =
  * 3696 MT/s x 384 bits / 8 = 177.408 GB/s. */

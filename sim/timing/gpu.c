@@ -14,7 +14,7 @@ static void sample(const Timing *t, MemSys *ms, uint64_t *next_sample, int last)
 {
     const Observer *o = t->obs;
     if (!o || !o->sample || (!last && t->now < *next_sample)) return;
-    o->sample(o->ctx, t->now, t->st->inst, ms ? memsys_stats(ms) : NULL);
+    o->sample(o->ctx, t->now, t->st->inst, ms ? memsys_stats(ms) : NULL, t->st, ms, last);
     uint64_t every = o->sample_every ? o->sample_every : 1;
     *next_sample = (t->now / every + 1) * every;
 }

@@ -15,10 +15,13 @@
  *           such call with nothing changing (--step prints here);
  *   sample  (optional: NULL for none) the whole GPU's running totals at
  *           `cycle`: warp instructions and the memory system's counters
- *           (NULL under mem.model=fixed).  Called at the first cycle the
- *           loop reaches in each period of `sample_every` cycles (the loop
- *           skips idle cycles, so samples are at least that far apart),
- *           and once when a launch ends.
+ *           (NULL under mem.model=fixed); st for the per-SM totals and
+ *           msys (NULL under mem.model=fixed) for the memory system's
+ *           per-SM and per-partition counters (memsys_sm_counters,
+ *           memsys_part_counters; read-only).  Called at the first cycle
+ *           the loop reaches in each period of `sample_every` cycles (the
+ *           loop skips idle cycles, so samples are at least that far apart),
+ *           and once when a launch ends (`last` set).
  */
 #ifndef GPUSIM_OBSERVE_H
 #define GPUSIM_OBSERVE_H
@@ -44,7 +47,8 @@ typedef struct Observer {
     void (*state)(void *ctx, const TraceWarp *w, StallReason r, uint64_t from, uint64_t to, uint32_t line);
     void (*issue)(void *ctx, const TraceWarp *w, uint64_t cycle, uint32_t pc, LaneMask active,
                   LaneMask exec, const MemAccess *mem);
-    void (*sample)(void *ctx, uint64_t cycle, uint64_t inst, const MemStats *ms);
+    void (*sample)(void *ctx, uint64_t cycle, uint64_t inst, const MemStats *ms, const Stats *st,
+                   const MemSys *msys, int last);
     uint64_t sample_every;
 } Observer;
 

@@ -478,11 +478,49 @@ function drawNow() {
   $('range').textContent = 'cycles ' + fmt(v0) + ' \u2013 ' + fmt(v1) + ' (' + fmt(v1 - v0) + ')';
 }
 
-/* ---- the memory system over time (D.X: whole-GPU samples) ---- */
+/* ---- the memory system over time (D.X: whole-GPU samples; D.U: per SM and per partition) ---- */
+const UX = (function () {
+  /* D.U: per bin [cycles, per SM [inst, L1 hits, misses, in flight], per partition [L2 hits, misses, sectors, DRAM bytes, queue]] */
+  const U = D.U || { every: 0, sms: 0, parts: 0, sector: 32, from: W0, d: [] };
+  const w = 1 + 4 * U.sms + 5 * U.parts, n = w > 1 ? U.d.length / w : 0, clk = (D.X || { clock: 1000 }).clock / 1000;
+  const a = new Float64Array(n), b = new Float64Array(n), flight = new Float64Array(n), queue = new Float64Array(n);
+  const mk = function (units) { const r = []; for (let u = 0; u < units; u++) r.push(new Float64Array(n)); return r; };
+  const sm = { ipc: mk(U.sms), l1: mk(U.sms), fl: mk(U.sms) };
+  const pt = { l2: mk(U.parts), l2bw: mk(U.parts), dram: mk(U.parts), q: mk(U.parts) };
+  let t = U.from;
+  for (let i = 0; i < n; i++) {
+    const o = i * w, cy = U.d[o];
+    a[i] = t; t += cy; b[i] = t;
+    for (let k = 0; k < U.sms; k++) {
+      const q = o + 1 + 4 * k, h = U.d[q + 1], m = U.d[q + 2];
+      sm.ipc[k][i] = U.d[q] / cy; sm.l1[k][i] = h + m ? 100 * h / (h + m) : NaN; sm.fl[k][i] = U.d[q + 3];
+      flight[i] += U.d[q + 3];
+    }
+    for (let k = 0; k < U.parts; k++) {
+      const q = o + 1 + 4 * U.sms + 5 * k, h = U.d[q], m = U.d[q + 1];
+      pt.l2[k][i] = h + m ? 100 * h / (h + m) : NaN;
+      pt.l2bw[k][i] = U.d[q + 2] * U.sector / cy * clk; pt.dram[k][i] = U.d[q + 3] / cy * clk; pt.q[k][i] = U.d[q + 4];
+      queue[i] += U.d[q + 4];
+    }
+  }
+  const pct = function (x) { return isNaN(x) ? '\u2013' : x.toFixed(0) + '%'; };
+  const gbs = function (x) { return x.toFixed(1) + ' GB/s'; };
+  const cnt = function (x) { return x.toFixed(0); };
+  return { n: n, a: a, b: b, every: U.every, flight: flight, queue: queue, sms: U.sms, parts: U.parts,
+    smMetrics: [
+      { key: 'ipc', name: 'IPC', v: sm.ipc, fmt: function (x) { return x.toFixed(2); } },
+      { key: 'l1', name: 'L1 hit %', v: sm.l1, pct: 1, fmt: pct, mem: 1 },
+      { key: 'flight', name: 'accesses in flight', v: sm.fl, fmt: cnt, mem: 1 }],
+    ptMetrics: [
+      { key: 'dram', name: 'DRAM GB/s', v: pt.dram, fmt: gbs },
+      { key: 'l2', name: 'L2 hit %', v: pt.l2, pct: 1, fmt: pct },
+      { key: 'l2bw', name: 'L2 GB/s', v: pt.l2bw, fmt: gbs },
+      { key: 'queue', name: 'DRAM queue', v: pt.q, fmt: cnt }] };
+})();
 const MX = (function () {
   const X = D.X || { every: 0, clock: 1000, mem: 0, from: W0, d: [] }, n = X.d.length / 7;
   const a = new Float64Array(n), b = new Float64Array(n);
-  const ipc = new Float64Array(n), l1 = new Float64Array(n), l2 = new Float64Array(n), gbs = new Float64Array(n), wait = new Float64Array(n);
+  const ipc = new Float64Array(n), l1 = new Float64Array(n), l2 = new Float64Array(n), gbs = new Float64Array(n);
   let t = X.from;
   for (let i = 0; i < n; i++) {
     const d = X.d.slice(7 * i, 7 * i + 7);
@@ -492,45 +530,76 @@ const MX = (function () {
     l2[i] = d[4] + d[5] ? 100 * d[4] / (d[4] + d[5]) : NaN;
     gbs[i] = d[6] / d[0] * X.clock / 1000;   /* bytes per cycle x MHz = MB/s */
   }
-  /* traced warps in long_scoreboard, on average over each sample */
-  const ls = D.states.indexOf('long_scoreboard');
-  rows.forEach(function (r) {
-    for (let k = 0; k < r.sFrom.length; k++) {
-      if (r.sState[k] !== ls) continue;
-      for (let i = Math.max(0, lowerBound(b, r.sFrom[k] + 1e-9)); i < n && a[i] < r.sTo[k]; i++)
-        wait[i] += Math.min(b[i], r.sTo[k]) - Math.max(a[i], r.sFrom[k]);
-    }
-  });
-  for (let i = 0; i < n; i++) wait[i] /= (b[i] - a[i]) || 1;
-  const max = function (v) { let m = 0; for (let i = 0; i < n; i++) if (v[i] > m) m = v[i]; return m; };
-  return { n: n, a: a, b: b, mem: X.mem, lanes: [
+  const max = function (v, k) { let m = 0; for (let i = 0; i < (k || n); i++) if (v[i] > m) m = v[i]; return m; };
+  return { n: n, a: a, b: b, mem: X.mem, max: max, lanes: [
     { name: 'IPC', v: ipc, max: max(ipc), col: '#2ca02c', fmt: function (x) { return x.toFixed(2); } },
     { name: 'hit %', v: l1, v2: l2, max: 100, col: '#1f77b4', col2: '#ff7f0e', mem: 1, fmt: function (x) { return isNaN(x) ? '\u2013' : x.toFixed(0) + '%'; } },
     { name: 'DRAM GB/s', v: gbs, max: max(gbs), col: '#8c564b', mem: 1, fmt: function (x) { return x.toFixed(1); } },
-    { name: 'waiting', v: wait, max: max(wait), col: '#d62728', fmt: function (x) { return x.toFixed(1) + ' warps'; } }] };
+    /* the memory system's own count, per UX bin (coarser than the samples) */
+    { name: 'in flight', v: UX.flight, a: UX.a, b: UX.b, n: UX.n, max: max(UX.flight, UX.n), col: '#d62728', mem: 1,
+      fmt: function (x) { return x.toFixed(0) + ' accesses'; } }] };
 })();
-const MS_LANE = 30;
+/* the heat strips: one row per SM / partition, colour = the chosen metric (max of the window = darkest) */
+let smMetric = UX.smMetrics[0], ptMetric = UX.ptMetrics[0];
+function stripMax(M) {
+  if (M.pct) return 100;
+  let m = 0;
+  M.v.forEach(function (v) { for (let i = 0; i < UX.n; i++) if (v[i] > m) m = v[i]; });
+  return m;
+}
+UX.smMetrics.concat(UX.ptMetrics).forEach(function (M) { M.max = stripMax(M); });
+const MS_LANE = 26, MS_HEAD = 18;
+const smRowH = UX.sms ? Math.max(2, Math.min(8, Math.floor(90 / UX.sms))) : 0;
+const ptRowH = UX.parts ? Math.max(2, Math.min(10, Math.floor(60 / UX.parts))) : 0;
+const MS_BLOCKS = [];   /* { y, h, rowH, units, kind } */
+(function () {
+  let y = MX.lanes.length * MS_LANE;
+  if (UX.n && UX.sms) { MS_BLOCKS.push({ y: y, h: MS_HEAD + UX.sms * smRowH, rowH: smRowH, units: UX.sms, kind: 'sm' }); y += MS_BLOCKS[MS_BLOCKS.length - 1].h; }
+  if (UX.n && UX.parts && MX.mem) { MS_BLOCKS.push({ y: y, h: MS_HEAD + UX.parts * ptRowH, rowH: ptRowH, units: UX.parts, kind: 'pt' }); y += MS_BLOCKS[MS_BLOCKS.length - 1].h; }
+  MS_BLOCKS.total = y;
+})();
 const msp = Object.create(Panel.prototype);
 msp.kind = 'ms'; msp.cv = $('memsys'); msp.sc = $('msscroll'); msp.ctx = msp.cv.getContext('2d');
-msp.sp = msp.sc.querySelector('.spacer'); msp.items = []; msp.contentH = MX.lanes.length * MS_LANE;
+msp.sp = msp.sc.querySelector('.spacer'); msp.items = []; msp.contentH = MS_BLOCKS.total;
 msp.resize();
+msp.sc.addEventListener('scroll', redraw);
+function fillSelect(id, list, cur, set) {
+  const s = $(id);
+  if (!s) return;
+  s.innerHTML = list.filter(function (M) { return !M.mem || MX.mem; }).map(function (M) {
+    return '<option value="' + M.key + '"' + (M === cur ? ' selected' : '') + '>' + M.name + '</option>';
+  }).join('');
+  s.onchange = function () { set(list.filter(function (M) { return M.key === s.value; })[0]); redraw(); };
+}
+fillSelect('smsel', UX.smMetrics, smMetric, function (M) { smMetric = M; });
+fillSelect('ptsel', UX.ptMetrics, ptMetric, function (M) { ptMetric = M; });
+if (!MX.mem || !UX.parts) $('ptsel').hidden = true;
+if (!UX.sms) $('smsel').hidden = true;
 if (!MX.n) $('mshint').textContent = 'no samples in this window';
-else if (!MX.mem) $('mshint').textContent = 'whole GPU: IPC and traced warps waiting on memory (mem.model=fixed has no caches or DRAM to sample)';
+else if (!MX.mem) $('mshint').textContent = 'whole GPU: IPC; per SM: IPC (mem.model=fixed has no caches or DRAM to sample)';
+else $('mshint').textContent = 'whole GPU; per SM (' + UX.sms + ') and per partition (' + UX.parts +
+  ': L2 slices + DRAM channel), ' + UX.every + '-cycle bins, darker = more';
+msp.cv.setAttribute('data-units', UX.sms + ' SMs, ' + (MX.mem ? UX.parts : 0) + ' partitions, ' + UX.n + ' bins');
+function heat(f) {   /* 0..1 -> white .. dark blue-purple */
+  const t = Math.max(0, Math.min(1, f));
+  return 'rgb(' + Math.round(247 - t * 200) + ',' + Math.round(251 - t * 220) + ',' + Math.round(255 - t * 110) + ')';
+}
 function drawMem() {
-  const p = msp, c = p.ctx, top = RULER;
+  const p = msp, c = p.ctx, top = RULER - p.sc.scrollTop;
   c.clearRect(0, 0, p.w, p.h);
   c.font = '11px system-ui,sans-serif'; c.textBaseline = 'middle';
-  const i0 = Math.max(0, lowerBound(MX.b, v0) - 1);
   MX.lanes.forEach(function (L, li) {
     const y = top + li * MS_LANE, h = MS_LANE - 6, y1 = y + MS_LANE - 3;
+    const A = L.a || MX.a, B = L.b || MX.b, N = L.n === undefined ? MX.n : L.n;
+    if (y + MS_LANE < RULER) return;
     c.fillStyle = li % 2 ? '#fafbfc' : '#fff'; c.fillRect(0, y, p.w, MS_LANE);
-    c.fillStyle = '#333'; c.fillText(L.name, 6, y + 9);
-    c.fillStyle = '#888'; c.fillText(L.mem && !MX.mem ? 'n/a' : 'max ' + L.fmt(L.max), 6, y + 21);
+    c.fillStyle = '#333'; c.fillText(L.name, 6, y + 8);
+    c.fillStyle = '#888'; c.fillText(L.mem && !MX.mem ? 'n/a' : 'max ' + L.fmt(L.max), 6, y + 19);
     if (L.mem && !MX.mem) return;
     const sy = function (x) { return y1 - (L.max > 0 ? h * Math.min(1, x / L.max) : 0); };
     c.save(); c.beginPath(); c.rect(GUT, y, p.w - GUT, MS_LANE); c.clip();
-    for (let i = i0; i < MX.n && MX.a[i] < v1; i++) {
-      const x0 = xOf(p, MX.a[i]), x1 = Math.max(x0 + 1, xOf(p, MX.b[i]));
+    for (let i = Math.max(0, lowerBound(B, v0) - 1); i < N && A[i] < v1; i++) {
+      const x0 = xOf(p, A[i]), x1 = Math.max(x0 + 1, xOf(p, B[i]));
       if (L.v2) {
         if (!isNaN(L.v[i])) { c.fillStyle = L.col; c.fillRect(x0, sy(L.v[i]) - 1, x1 - x0, 2.5); }
         if (!isNaN(L.v2[i])) { c.fillStyle = L.col2; c.fillRect(x0, sy(L.v2[i]) - 1, x1 - x0, 2.5); }
@@ -541,19 +610,58 @@ function drawMem() {
     c.restore();
     if (L.v2) { c.fillStyle = L.col; c.fillText('L1', GUT - 34, y + 9); c.fillStyle = L.col2; c.fillText('L2', GUT - 18, y + 9); }
   });
+  const i0 = Math.max(0, lowerBound(UX.b, v0) - 1);
+  MS_BLOCKS.forEach(function (Bk) {
+    const M = Bk.kind === 'sm' ? smMetric : ptMetric, y = top + Bk.y;
+    c.fillStyle = '#eef1f5'; c.fillRect(0, y, p.w, MS_HEAD);
+    c.fillStyle = '#333';
+    c.fillText((Bk.kind === 'sm' ? 'per SM: ' : 'per partition: ') + M.name, 6, y + MS_HEAD / 2);
+    c.fillStyle = '#666'; c.fillText('max ' + M.fmt(M.max), GUT + 6, y + MS_HEAD / 2);
+    const every = Bk.rowH >= 9 ? 1 : Math.ceil(10 / Bk.rowH);
+    c.save(); c.beginPath(); c.rect(GUT, y + MS_HEAD, p.w - GUT, Bk.units * Bk.rowH); c.clip();
+    for (let u = 0; u < Bk.units; u++) {
+      const v = M.v[u], yy = y + MS_HEAD + u * Bk.rowH;
+      if (yy + Bk.rowH < RULER || yy > p.h) continue;
+      let lastX = -1;
+      for (let i = i0; i < UX.n && UX.a[i] < v1; i++) {
+        const x0 = xOf(p, UX.a[i]), x1 = Math.max(x0 + 1, xOf(p, UX.b[i]));
+        if (x1 <= lastX) continue;   /* many bins in one pixel: the first one shows */
+        c.fillStyle = isNaN(v[i]) ? '#ececec' : heat(M.max > 0 ? v[i] / M.max : 0);
+        c.fillRect(Math.max(x0, lastX), yy, x1 - Math.max(x0, lastX), Bk.rowH - (Bk.rowH > 4 ? 1 : 0));
+        lastX = x1;
+      }
+    }
+    c.restore();
+    c.fillStyle = '#555'; c.font = Math.min(11, Math.max(8, Bk.rowH * every)) + 'px system-ui,sans-serif';
+    for (let u = 0; u < Bk.units; u += every)
+      c.fillText((Bk.kind === 'sm' ? 'SM ' : 'partition ') + u, GUT - 70, y + MS_HEAD + (u + .5) * Bk.rowH);
+    c.font = '11px system-ui,sans-serif';
+  });
+  c.fillStyle = '#f4f6f9'; c.fillRect(0, 0, GUT, RULER);
   drawSelLine(p);
   c.strokeStyle = '#ccc'; c.beginPath(); c.moveTo(GUT - .5, RULER); c.lineTo(GUT - .5, p.h); c.stroke();
   drawRuler(p);
 }
 msp.cv.addEventListener('mousemove', function (ev) {
-  const rc = msp.cv.getBoundingClientRect(), x = ev.clientX - rc.left;
-  if (x < GUT || !MX.n) { hideTip(); return; }
-  const cyc = cycOf(msp, x), i = Math.min(MX.n - 1, lowerBound(MX.b, cyc));
+  const rc = msp.cv.getBoundingClientRect(), x = ev.clientX - rc.left, y = ev.clientY - rc.top - RULER + msp.sc.scrollTop;
+  if (x < GUT || y < 0) { hideTip(); return; }
+  const cyc = cycOf(msp, x);
+  const Bk = MS_BLOCKS.filter(function (k) { return y >= k.y + MS_HEAD && y < k.y + k.h; })[0];
+  if (Bk) {
+    const u = Math.floor((y - Bk.y - MS_HEAD) / Bk.rowH), i = Math.min(UX.n - 1, lowerBound(UX.b, cyc));
+    if (i < 0 || UX.a[i] > cyc) { hideTip(); return; }
+    const list = Bk.kind === 'sm' ? UX.smMetrics : UX.ptMetrics;
+    showTip(ev, (Bk.kind === 'sm' ? 'SM ' : 'memory partition ') + u + ', cycles ' + fmt(UX.a[i]) + ' to ' + fmt(UX.b[i]) +
+      list.filter(function (M) { return !M.mem || MX.mem; }).map(function (M) { return '\n' + M.name + ': ' + M.fmt(M.v[u][i]); }).join(''));
+    return;
+  }
+  if (!MX.n) { hideTip(); return; }
+  const i = Math.min(MX.n - 1, lowerBound(MX.b, cyc));
   if (i < 0 || MX.a[i] > cyc) { hideTip(); return; }
-  const L = MX.lanes;
+  const L = MX.lanes, k = Math.min(UX.n - 1, lowerBound(UX.b, cyc));
   showTip(ev, 'cycles ' + fmt(MX.a[i]) + ' to ' + fmt(MX.b[i]) + '\nIPC ' + L[0].fmt(L[0].v[i]) +
     (MX.mem ? '\nL1 hit ' + L[1].fmt(L[1].v[i]) + ' \u00b7 L2 hit ' + L[1].fmt(L[1].v2[i]) + '\nDRAM ' + L[2].fmt(L[2].v[i]) + ' GB/s' : '') +
-    '\nwaiting on global memory: ' + L[3].fmt(L[3].v[i]));
+    (MX.mem && k >= 0 && UX.a[k] <= cyc ? '\nin flight at ' + fmt(UX.b[k]) + ': ' + L[3].fmt(UX.flight[k]) + ', ' + UX.queue[k] + ' in DRAM queues' : ''));
 });
 msp.cv.addEventListener('mouseleave', hideTip);
 
@@ -1076,6 +1184,13 @@ function fromHash() {
   if (q.lanes === 'heat') setLanes('heat');
   if (q.laneh) setLaneScale(Math.max(1, Math.min(3, +q.laneh | 0)));
   if (q.big !== undefined) setBig(true);
+  /* #sm=ipc|l1|flight&part=dram|l2|l2bw|queue: what the heat strips show */
+  ['sm', 'part'].forEach(function (k) {
+    const list = k === 'sm' ? UX.smMetrics : UX.ptMetrics, M = list.filter(function (x) { return x.key === q[k]; })[0];
+    if (!M) return;
+    if (k === 'sm') smMetric = M; else ptMetric = M;
+    $(k === 'sm' ? 'smsel' : 'ptsel').value = M.key;
+  });
   if (q.uniform === 'rows') $('luni').onclick();
   if (q.from !== undefined && q.to !== undefined) setView(+q.from, +q.to);
   const s = q.pick || q.cycle !== undefined || q.pc !== undefined ? pick(q.pick || 'any', q) : null;
