@@ -22,6 +22,8 @@
 
 #include "asm_internal.h"
 #include "cfg.h"
+#include "backend.h"
+#include "isa_mods.h"
 #include "lex.h"
 #include "strmap.h"
 #include "suggest.h"
@@ -204,6 +206,7 @@ static void parse_perf_directive(Asm *A, const Token *d)
     if (asm_tok_is(d, ".nregs") || asm_tok_is(d, ".maxnreg")) {
         if (n != 1 || v[0] < 1 || v[0] > 255) asm_err(A, &at, "%.*s needs one value in [1,255]", d->len, d->s);
         else if (asm_tok_is(d, ".nregs")) { A->e->regs_per_thread = (int)v[0]; A->e->regs_stated = 1; }
+        else A->e->maxnreg = (int)v[0];
     } else if (asm_tok_is(d, ".reqntid")) {
         for (int i = 0; i < 3; i++) A->e->reqntid[i] = i < n ? (int)v[i] : 1;
     }
@@ -238,6 +241,7 @@ static void finish_entry(Asm *A)
         e->regs_per_thread = n;
     }
     if (cfg_build(e)) abort();
+    if (backend_run(e)) abort();
     strmap_clear(&A->regmap);
     strmap_clear(&A->predmap);
     strmap_clear(&A->labelmap);

@@ -1,5 +1,6 @@
 /* disasm.c - see disasm.h. */
 #include "disasm.h"
+#include "backend.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -243,6 +244,7 @@ void disasm_entry(const Program *p, int ei, FILE *out)
     for (int l = 0; l < e->nlabels; l++)
         if (e->labels[l].pc == (uint32_t)e->ncode) fprintf(out, "%s:   // end of the entry: threads finish\n", e->labels[l].name);
     fputs("}\n", out);
+    backend_disasm(p, ei, out);
 }
 
 void disasm_program(const Program *p, FILE *out)

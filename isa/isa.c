@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ISA_OP(e, m, f, u, t, mo, d) [e] = { m, #e, f, u, t, mo, d },
+#define ISA_OP(e, m, f, u, t, mo, mi, d) [e] = { m, #e, f, u, t, mo, mi, d },
 const OpInfo isa_ops[OP_COUNT] = {
 #include "isa.def"
 };
@@ -216,6 +216,9 @@ void program_free(Program *p)
         for (int i = 0; i < en->nlabels; i++) free(en->labels[i].name);
         free(en->labels);
         free(en->blocks);
+        if (en->machine) free(en->machine->code);
+        free(en->machine);
+        free(en->morder);
     }
     free(p->entries);
     for (int i = 0; i < p->nvars; i++) free(p->vars[i].name);

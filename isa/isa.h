@@ -131,7 +131,7 @@ typedef enum Sem { SEM_NONE, SEM_SC, SEM_ACQ_REL, SEM_RELAXED, SEM_ACQUIRE, SEM_
 #define IF_ALIGNED  (1u << 8)
 
 /* ---- opcodes ----------------------------------------------------------- */
-#define ISA_OP(e, m, f, u, t, mo, d) e,
+#define ISA_OP(e, m, f, u, t, mo, mi, d) e,
 typedef enum Opcode {
 #include "isa.def"
     OP_COUNT
@@ -145,6 +145,7 @@ typedef struct OpInfo {
     UnitClass unit;
     uint32_t types;    /* TM_* */
     uint32_t mods;     /* MC_* */
+    int minst;         /* machine instructions in the common case (isa.def MI) */
     const char *meaning;
 } OpInfo;
 
@@ -215,6 +216,8 @@ typedef struct Instr {
     uint8_t guard_neg;  /* @!%p */
     uint16_t guard;     /* predicate index, REG_NONE if unguarded */
     uint16_t flags;     /* IF_* */
+    uint8_t minst;      /* machine (SASS) instructions it becomes (backend.c) */
+    uint8_t mclass;     /* MClass of the machine form (backend.h) */
     uint32_t reconv;    /* conditional branches: reconvergence pc (ipdom) */
     uint32_t line, col; /* source position */
     Operand opd[ISA_MAX_OPS];
@@ -273,6 +276,14 @@ typedef struct Entry {
     int regs_per_thread;          /* for occupancy */
     int regs_stated;              /* 1 if .nregs gave it */
     int reqntid[3];               /* .reqntid, 0 if absent */
+    int maxnreg;                  /* .maxnreg, 0 if absent */
+    /* The back end (backend.h): the same entry as the SM issues it.  In
+     * `machine`, code is in machine order (morder[mpc] = source pc) and
+     * regs_per_thread is the allocated count; NULL if the pass was not run. */
+    struct Entry *machine;
+    uint32_t *morder;
+    int regs_spilled;             /* registers beyond .maxnreg (counted, not spilled) */
+    int prologue_minst;           /* machine instructions each warp runs before pc 0 */
 } Entry;
 
 typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE } InitKind;

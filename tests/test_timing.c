@@ -212,6 +212,7 @@ static void test_gto_staggers_lockstep_warps(void **state)
     set(&c, "gpu.num_sms=1");
     set(&c, "sm.schedulers=1");
     set(&c, "mem.model=fixed");      /* the textbook case: every load has the same latency */
+    set(&c, "core.schedule=source"); /* ... and every warp issues the same load-use pairs as written */
     set(&c, "sched.policy=lrr");
     uint64_t lrr = cycles(&c, "tests/data/lockstep.s");
     set(&c, "sched.policy=gto");

@@ -23,6 +23,7 @@ static const char *const sched_names[] = { CONFIG_SCHED_POLICIES(ENUM_NAME) NULL
 static const char *const write_names[] = { CONFIG_WRITE_POLICIES(ENUM_NAME) NULL };
 static const char *const dram_sched_names[] = { CONFIG_DRAM_SCHEDS(ENUM_NAME) NULL };
 static const char *const mem_model_names[] = { CONFIG_MEM_MODELS(ENUM_NAME) NULL };
+static const char *const core_schedule_names[] = { CONFIG_CORE_SCHEDULES(ENUM_NAME) NULL };
 #undef ENUM_NAME
 
 #define KIB 1024.0
@@ -84,6 +85,9 @@ static const ConfigKey keys[] = {
           "The barrier unit counts one arriving warp per this many cycles (0: all at once)."),
     K_INT("sm.fetch_units", sm.fetch_units, 1, 1, 16, 0, "",
           "Instruction fetch units per SM, each serving the warps of sm.schedulers / sm.fetch_units schedulers (1: one for the whole SM, as Fermi; sm.schedulers: one per processing block, as Volta to Hopper)."),
+
+    K_ENUM("core.schedule", core.schedule, CORE_SCHEDULE_MACHINE, core_schedule_names,
+           "What a warp issues: the machine order, registers and instruction counts of the ptxas-like back end (isa/backend.h), or the PTX exactly as written, one instruction each."),
 
     K_ENUM("sched.policy", sched.policy, SCHED_GTO, sched_names, "Warp scheduling policy: loose round robin, greedy-then-oldest, oldest first, two-level."),
     K_INT("sched.two_level_active", sched.two_level_active, 6, 1, 2048, 0, "warps", "Active-pool size per scheduler for the two_level policy."),
@@ -183,6 +187,7 @@ static const struct Section {
 } sections[] = {
     { "gpu", "Whole GPU" },
     { "sm", "Streaming multiprocessor (per SM)" },
+    { "core", "What a warp issues (the back end, isa/backend.h)" },
     { "sched", "Warp scheduler" },
     { "unit", "Execution units (per SM)" },
     { "lat", "Fixed latencies (SM cycles)" },

@@ -34,6 +34,9 @@
 #define CONFIG_MEM_MODELS(X)             \
     X(MEM_MODEL_HIERARCHY, "hierarchy")  \
     X(MEM_MODEL_FIXED, "fixed")
+#define CONFIG_CORE_SCHEDULES(X)            \
+    X(CORE_SCHEDULE_SOURCE, "source")       \
+    X(CORE_SCHEDULE_MACHINE, "machine")
 #define CONFIG_DRAM_SCHEDS(X)   \
     X(DRAM_FR_FCFS, "fr_fcfs")  \
     X(DRAM_FCFS, "fcfs")
@@ -43,6 +46,7 @@ enum SchedPolicy { CONFIG_SCHED_POLICIES(CONFIG_ENUM_CONST) };
 enum CacheWritePolicy { CONFIG_WRITE_POLICIES(CONFIG_ENUM_CONST) };
 enum DramSched { CONFIG_DRAM_SCHEDS(CONFIG_ENUM_CONST) };
 enum MemModel { CONFIG_MEM_MODELS(CONFIG_ENUM_CONST) };
+enum CoreSchedule { CONFIG_CORE_SCHEDULES(CONFIG_ENUM_CONST) };
 #undef CONFIG_ENUM_CONST
 
 enum {
@@ -86,6 +90,9 @@ typedef struct Config {
         int bar_latency, bar_warp_cycles;
         int cta_launch_cycles;    /* a dispatched block's warps start this late */   /* barrier: release after the last arrival; per arriving warp */
     } sm;
+    struct {
+        int schedule;             /* enum CoreSchedule */
+    } core;
     struct {
         int policy;               /* enum SchedPolicy */
         int two_level_active;

@@ -28,6 +28,7 @@ void stats_free(Stats *s)
 
 double stats_simd_efficiency(const Stats *s, int warp_size)
 {
-    if (!s->inst || warp_size <= 0) return 0.0;
-    return 100.0 * (double)s->thread_inst / ((double)s->inst * warp_size);
+    /* thread_inst counts lanes per PTX instruction, whatever core.schedule is */
+    if (!s->ptx_inst || warp_size <= 0) return 0.0;
+    return 100.0 * (double)s->thread_inst / ((double)s->ptx_inst * warp_size);
 }

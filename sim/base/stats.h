@@ -46,7 +46,10 @@ typedef struct SmStats {
 } SmStats;
 
 typedef struct Stats {
-    uint64_t inst;                 /* smsp__inst_executed.sum */
+    uint64_t inst;                 /* smsp__inst_executed.sum: machine instructions
+                                      (core.schedule=machine) or PTX (source) */
+    uint64_t issues;               /* scheduler issue events (timing; an expansion is one) */
+    uint64_t ptx_inst;             /* gpusim__ptx_inst_executed.sum: PTX warp instructions */
     uint64_t thread_inst;          /* smsp__thread_inst_executed.sum (active lanes) */
     uint64_t thread_inst_pred_on;  /* smsp__thread_inst_executed_pred_on.sum */
     uint64_t branches;             /* smsp__sass_inst_executed_op_branch.sum */

@@ -38,6 +38,7 @@ int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
     Kernel k;
     int nsms = cfg->gpu.num_sms;
     if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, nsms, cfg->sm.max_warps)) return -1;
+    kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE);
     int rc = 0;
     for (uint64_t b = 0; b < k.nctas && rc == 0; b++) {
         Cta c;

@@ -1,6 +1,8 @@
 /* kernel.c - see kernel.h. */
 #include "sim/core/kernel.h"
 
+#include "isa/backend.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,18 @@ int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
         memcpy(k->params + pa->offset, &v, pa->size < 8 ? pa->size : 8);
     }
     return 0;
+}
+
+void kernel_use_schedule(Kernel *k, int machine)
+{
+    const Entry *src = &k->prog->entries[k->spec->entry];
+    k->entry = backend_entry(src, machine);
+    k->machine = k->entry != src;
+}
+
+uint32_t kernel_source_pc(const Kernel *k, uint32_t pc)
+{
+    return k->machine && k->entry->morder && pc < (uint32_t)k->entry->ncode ? k->entry->morder[pc] : pc;
 }
 
 void kernel_free(Kernel *k)
@@ -78,6 +92,8 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
         simt_init(&w->simt, 0, w->valid);
     }
     c->live_warps = c->nwarps;
+    /* the machine code's prologue (backend.c): each warp runs it once */
+    if (k->machine) k->stats->inst += (uint64_t)c->nwarps * (uint64_t)e->prologue_minst;
     if (c->nwarps && k->stats->simt_max_depth < 1) k->stats->simt_max_depth = 1;   /* the base entry */
     return 0;
 }
@@ -110,6 +126,7 @@ void kernel_fault(Kernel *k, const Warp *w, int lane, FaultKind kind, const char
         const SimtStack *s = &w->simt;
         f->pc = s->depth ? s->e[s->depth - 1].pc : 0;
         f->line = f->pc < (uint32_t)k->entry->ncode ? k->entry->code[f->pc].line : 0;
+        f->pc = kernel_source_pc(k, f->pc);
         if (lane >= 0) {
             const uint32_t *b = k->spec->block;
             uint32_t t = (uint32_t)(w->id * k->warp_size + lane);

@@ -78,6 +78,8 @@ struct Kernel {
     uint32_t param_bytes;
     uint64_t nctas;
     uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
+    int machine;                 /* core.schedule=machine: entry is the back end's
+                                    machine order; counts are machine instructions */
     Fault fault;
 };
 
@@ -85,6 +87,11 @@ struct Kernel {
 int kernel_init(Kernel *k, const Program *p, int launch_index, Memory *mem, Stats *st,
                 int warp_size, int nsms, int max_warps_per_sm);
 void kernel_free(Kernel *k);
+/* Issue the back end's machine order (machine = 1) or the source order. */
+void kernel_use_schedule(Kernel *k, int machine);
+/* The source pc of pc in the code k issues (faults name source pcs, as
+ * --disasm numbers them). */
+uint32_t kernel_source_pc(const Kernel *k, uint32_t pc);
 /* Block linear index -> CTA with fresh warps, registers, shared and local
  * memory. */
 int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid);

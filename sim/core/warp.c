@@ -12,7 +12,8 @@ static void count(Kernel *k, const Instr *in, LaneMask active, LaneMask exec)
 {
     Stats *s = k->stats;
     int n = simt_lanes(active);
-    s->inst++;
+    s->inst += k->machine ? in->minst : 1;
+    s->ptx_inst++;
     s->thread_inst += (uint64_t)n;
     s->thread_inst_pred_on += (uint64_t)(exec == active ? n : simt_lanes(exec));
     if (in->line <= (uint32_t)s->nlines) {
@@ -118,7 +119,7 @@ IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
 static void blame_barrier(Kernel *k, const Warp *w)
 {
     k->fault.warp = -1;
-    k->fault.pc = w->barrier_pc;
+    k->fault.pc = kernel_source_pc(k, w->barrier_pc);
     k->fault.line = k->entry->code[w->barrier_pc].line;
 }
 

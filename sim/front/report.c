@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "isa/backend.h"
 #include "isa/disasm.h"
 
 #ifndef GPUSIM_VERSION
@@ -82,6 +83,7 @@ static int collect(const Run *r, Metric *m)
         n = add(m, n, "launch__waves_per_multiprocessor", o->waves, 0, "waves per SM");
     }
     n = add(m, n, "smsp__inst_executed.sum", (double)s->inst, 1, "warp instructions");
+    n = add(m, n, "gpusim__ptx_inst_executed.sum", (double)s->ptx_inst, 1, "PTX warp instructions");
     n = add(m, n, "smsp__thread_inst_executed.sum", (double)s->thread_inst, 1, "thread instructions");
     n = add(m, n, "smsp__thread_inst_executed_pred_on.sum", (double)s->thread_inst_pred_on, 1, "thread instructions, guard on");
     n = add(m, n, "gpusim__simd_efficiency.pct", stats_simd_efficiency(s, r->cfg->sm.warp_size), 0, "SIMD efficiency (%)");
@@ -367,14 +369,18 @@ static void report_observations(const Run *r, FILE *out)
 void report_text(const Run *r, FILE *out)
 {
     const Program *p = r->prog;
+    int machine = r->cfg->core.schedule == CORE_SCHEDULE_MACHINE;
     fprintf(out, "gpusim %s: %s on %s (%s)\n", GPUSIM_VERSION, p->filename, r->config_path, r->cfg->gpu.name);
     fprintf(out, "mode: %s\n\n", r->opt.functional ? "functional (instruction counts only, no timing)" : "cycle-level timing");
     for (int i = 0; i < p->nlaunches; i++) {
         const LaunchSpec *l = &p->launches[i];
-        const Entry *e = &p->entries[l->entry];
+        const Entry *e = backend_entry(&p->entries[l->entry], machine);
         fprintf(out, "launch %d: %s grid=(%u,%u,%u) block=(%u,%u,%u), %d registers/thread, %u B shared/block\n",
                 i + 1, e->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
                 e->regs_per_thread, e->shared_bytes);
+        fprintf(out, "  core.schedule=%s: %s, registers %s\n", e == &p->entries[l->entry] ? "source" : "machine",
+                e == &p->entries[l->entry] ? "the PTX as written" : "the back end's machine order",
+                e->regs_stated ? "stated by .nregs" : e == &p->entries[l->entry] ? "counted by use" : "allocated");
         const Occupancy *o = &r->occ[i];
         if (o->blocks > 0)
             fprintf(out, "  theoretical occupancy %.1f%%: %d block%s/SM of %d warp%s, bound by %s\n", o->theoretical_pct,
@@ -422,12 +428,12 @@ void report_json(const Run *r, FILE *out)
     fprintf(out, ",\n  \"mode\": \"%s\",\n  \"launches\": [", r->opt.functional ? "functional" : "timing");
     for (int i = 0; i < p->nlaunches; i++) {
         const LaunchSpec *l = &p->launches[i];
-        const Entry *e = &p->entries[l->entry];
+        const Entry *e = backend_entry(&p->entries[l->entry], r->cfg->core.schedule == CORE_SCHEDULE_MACHINE);
         fprintf(out, "%s\n    {\"entry\": ", i ? "," : "");
         json_string(out, e->name);
         fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"registers_per_thread\": %d, "
-                     "\"shared_bytes\": %u}", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-                e->regs_per_thread, e->shared_bytes);
+                     "\"shared_bytes\": %u, \"schedule\": \"%s\"}", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+                e->regs_per_thread, e->shared_bytes, e == &p->entries[l->entry] ? "source" : "machine");
     }
     fputs("\n  ],\n  \"checks\": [", out);
     for (int i = 0; i < r->nchecks; i++) {
@@ -506,7 +512,7 @@ void report_fault(const Run *r, FILE *out)
     const Program *p = r->prog;
     const Fault *f = &r->fault;
     const LaunchSpec *l = &p->launches[f->launch];
-    const Entry *e = &p->entries[l->entry];
+    const Entry *e = &p->entries[l->entry];   /* fault pcs are source pcs */
     int col = f->pc < (uint32_t)e->ncode ? (int)e->code[f->pc].col : 0;
     fprintf(out, "%s:%u:%d: fault (%s): %s\n", p->filename, f->line, col, fault_kinds[f->kind], f->msg);
     int len;
@@ -531,7 +537,7 @@ void report_occupancy(const Program *p, const Config *c, const char *config_path
     fprintf(out, "occupancy of %s on %s (%s)\n", p->filename, config_path, c->gpu.name);
     for (int i = 0; i < p->nlaunches; i++) {
         const LaunchSpec *l = &p->launches[i];
-        const Entry *e = &p->entries[l->entry];
+        const Entry *e = backend_entry(&p->entries[l->entry], c->core.schedule == CORE_SCHEDULE_MACHINE);
         int threads = (int)(l->block[0] * l->block[1] * l->block[2]);
         uint64_t grid = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
         Occupancy o;

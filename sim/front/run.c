@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/backend.h"
 #include "sim/core/func.h"
 #include "sim/front/step.h"
 #include "sim/timing/gpu.h"
@@ -17,7 +18,7 @@ static int check_launches(Run *r, const Program *p, const Config *cfg, DiagList 
     int rc = 0;
     for (int i = 0; i < p->nlaunches; i++) {
         const LaunchSpec *l = &p->launches[i];
-        const Entry *e = &p->entries[l->entry];
+        const Entry *e = backend_entry(&p->entries[l->entry], cfg->core.schedule == CORE_SCHEDULE_MACHINE);
         uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
         uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
         occupancy_compute(&r->occ[i], cfg, (int)(threads > 1024 ? 1024 : threads), e->regs_per_thread,

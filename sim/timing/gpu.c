@@ -27,6 +27,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     Timing t;
     memset(&t, 0, sizeof t);
     if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps)) return -1;
+    kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE);
     const LaunchSpec *l = k.spec;
     occupancy_compute(&t.occ, cfg, (int)(l->block[0] * l->block[1] * l->block[2]), k.entry->regs_per_thread,
                       k.entry->shared_bytes, k.nctas);
@@ -45,7 +46,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     for (int i = 0; i < nsms && rc == 0; i++) rc = sm_init(&sms[i], i, cfg);
 
     uint64_t start = *nowp, first = t.now, next_block = 0;
-    uint64_t last_inst = st->inst, last_progress = t.now;
+    uint64_t last_inst = st->ptx_inst, last_progress = t.now;
     uint64_t step_last = t.now ? t.now - 1 : 0;
     while (rc == 0) {
         /* dispatch: one block per SM per cycle, round robin from an SM that
@@ -82,7 +83,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         }
         t.now = next > t.now + 1 ? next : t.now + 1;
         /* the progress watchdog: a live lock issues nothing, forever */
-        if (st->inst != last_inst) { last_inst = st->inst; last_progress = t.now; }
+        if (st->ptx_inst != last_inst) { last_inst = st->ptx_inst; last_progress = t.now; }
         else if (t.now - last_progress > NO_PROGRESS_CYCLES) {
             kernel_fault(&k, NULL, -1, FAULT_DEADLOCK, "deadlock: no warp issued an instruction for %llu cycles",
                          (unsigned long long)NO_PROGRESS_CYCLES);

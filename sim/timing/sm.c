@@ -2,6 +2,7 @@
 #include "sim/timing/sm.h"
 
 #include "sim/mem/lsu.h"
+#include "isa/backend.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -350,9 +351,12 @@ static Pipe pipe_of(const Sm *sm, const Instr *in)
 }
 
 /* Result latency and the kind of wait it causes. */
-static uint64_t latency(const Config *c, const Instr *in, int space, PendKind *kind)
+static uint64_t latency(const Config *c, const Instr *in, int space, int machine, PendKind *kind)
 {
     *kind = PEND_FIXED;
+    /* an S2R waits like a short-scoreboard producer (Nsight shows its
+     * consumers in short_scoreboard), with the SFU's latency */
+    if (machine && in->mclass == MCLS_S2R) { *kind = PEND_SHORT; return (uint64_t)c->lat.sfu; }
     switch ((Unit)in->unit) {
     case UNIT_ALU:
         return (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_DIV || in->op == OP_REM)
@@ -367,6 +371,36 @@ static uint64_t latency(const Config *c, const Instr *in, int space, PendKind *k
         return (uint64_t)c->lat.global_fixed;
     default: return 1;
     }
+}
+
+/* A folded instruction (machine count 0: ld.param, cvta.to.global, the add
+ * of a fused IMAD.WIDE, ...) takes no issue slot and no pipe: it executes
+ * as soon as it is the warp's next instruction and its sources are known,
+ * and its result is ready when its latest source is, as if its work were
+ * part of the instructions around it.  1 folded, 0 must wait (a source or
+ * destination waits on memory, or the destination has a write in flight),
+ * -1 fault. */
+static int fold(const Timing *t, SmWarp *sw)
+{
+    uint32_t pc = sw->pc;
+    const Deps *d = &t->deps[pc];
+    uint64_t now = t->now, ready = now;
+    uint8_t kind = PEND_FIXED;
+    for (int i = 0; i < d->nread; i++) {
+        uint64_t r = sw->sb.ready[d->reg[i]];
+        if (r <= now) continue;
+        if (r == SB_NEVER) return 0;
+        if (r > ready) { ready = r; kind = sw->sb.kind[d->reg[i]]; }
+    }
+    for (int i = d->nread; i < d->nread + d->nwrite; i++)
+        if (sw->sb.ready[d->reg[i]] > now) return 0;
+    ExecOut out;
+    IssueResult r = warp_issue(t->k, sw->w, &out);
+    if (r == ISSUE_FAULT) return -1;
+    if (d->nwrite && ready > now) scoreboard_set(&sw->sb, d, ready, (PendKind)kind);
+    sw->pc = warp_pc(sw->w);
+    sw->operands_ready = 0;
+    return 1;
 }
 
 typedef struct Verdict {
@@ -398,8 +432,15 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
         v.until = sw->fetch_ready > now ? sw->fetch_ready + 1 : now + 1;
         return v;
     }
-    uint32_t pc = sw->pc;
     const Entry *e = t->k->entry;
+    if (t->k->machine) {
+        while (sw->pc < (uint32_t)e->ncode && e->code[sw->pc].minst == 0) {
+            int f = fold(t, sw);
+            if (f < 0) { v.reason = STALL_SELECTED; return v; }   /* fault: issue() reports it */
+            if (f == 0) break;
+        }
+    }
+    uint32_t pc = sw->pc;
     if (pc >= (uint32_t)e->ncode) return v;
     const Instr *in = &e->code[pc];
     /* Once a warp's next instruction has its operands, nothing but its own
@@ -525,9 +566,15 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     }
     LsuCost cost = { 1, 0, 0 };
     if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st);
+    /* an expansion into n machine instructions takes n issue slots */
+    int slots = t->k->machine && pc < (uint32_t)e->ncode && e->code[pc].minst > 1 ? e->code[pc].minst : 1;
+    /* the prologue (MOV R1, ...; counted at launch) takes the first issue's slots too */
+    if (t->k->machine && !sw->started) slots += e->prologue_minst;
+    sw->started = 1;
+    sw->busy_until = now + (uint64_t)slots;
     /* a shared access holds the pipe for one cycle per wavefront at least:
      * each bank conflict is a replay (mio_throttle for the warps behind) */
-    uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe];
+    uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe] * (uint64_t)slots;
     if (cost.wavefronts > 1 && (uint64_t)cost.wavefronts > busy) busy = (uint64_t)cost.wavefronts;
     if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + busy;
     if (pc < (uint32_t)e->ncode) {
@@ -541,13 +588,14 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], done, missed ? PEND_IMC : PEND_FIXED);
         } else {
             PendKind kind;
-            uint64_t lat = latency(c, in, space, &kind);
+            uint64_t lat = latency(c, in, space, t->k->machine, &kind);
+            lat += (uint64_t)(slots - 1);             /* an expansion's result comes with its last part */
             lat += (uint64_t)(cost.wavefronts - 1) * (uint64_t)c->smem.replay_lat;   /* replays delay the result */
             if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
             if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
         }
     }
-    wake_refile(sm, slot, now + 1);
+    wake_refile(sm, slot, now + (uint64_t)slots);
     Cta *cta = &sm->ctas[sw->cta].cta;
     if (r == ISSUE_DONE) {
         sw->finishing = 1;
@@ -572,7 +620,8 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             set_fetchable(sm, slot, 1);
         }
     }
-    sw->smst->inst++;
+    sw->smst->inst += t->k->machine ? (uint64_t)slots : 1;
+    t->st->issues++;
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
         /* the barrier unit counts arrivals one after another (sm.bar_warp_cycles
          * each) and releases sm.bar_latency cycles after the last */
@@ -698,6 +747,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         for (int i = 0; i < nd && !t->faulted; i++) {
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
+            /* still in an expansion's issue slots: it stays selected */
+            if (sw->busy_until > now) { wake_refile(sm, slot, sw->busy_until); continue; }
             Verdict v = evaluate(sm, t, sw);
             int candidate = visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {

@@ -40,6 +40,8 @@ typedef struct SmWarp {
     uint16_t inflight;       /* memory accesses the hierarchy has not answered yet */
     uint8_t state;           /* StallReason: current state */
     uint8_t ibuf;            /* decoded instructions buffered (at pc onwards) */
+    uint8_t started;         /* has issued: the machine prologue is behind it */
+    uint64_t busy_until;     /* an expansion's issue slots run until this cycle */
     uint8_t finishing;       /* exited, draining outstanding memory */
     uint8_t at_barrier;      /* waiting at a barrier (copy kept at issue and release) */
     uint8_t after_branch;    /* waiting for a branch target: branch_resolving */

@@ -1,0 +1,105 @@
+/* backend.h - a ptxas-like back end: the instruction stream an SM issues.
+ *
+ * A GPU never runs PTX: ptxas schedules it, allocates registers and turns
+ * it into SASS.  After the CFG is built (cfg.c), this pass gives an entry
+ *   - a machine order: list scheduling inside each basic block over a
+ *     dependence graph (schedule.c).  Block boundaries, labels, branch
+ *     targets and reconvergence pcs stay where they are; only the order
+ *     inside [first, last] changes, the branch (ret, exit) staying last;
+ *   - a register count as ptxas reports it (regalloc.c): liveness over the
+ *     CFG, interference, greedy colouring of 32-bit registers with 64-bit
+ *     values in aligned pairs, predicates apart, plus the reserved ones;
+ *   - machine-instruction accounting (backend.c): how many SASS
+ *     instructions each PTX instruction becomes (isa.def's MI column and the
+ *     rules of backend_minst) and the latency class of that machine form.
+ * The result is a second Entry, e->machine, whose code is the machine order;
+ * the simulator picks it or the source order (core.schedule).  Pure
+ * functions of the entry: no time, no hardware.
+ */
+#ifndef GPUSIM_BACKEND_H
+#define GPUSIM_BACKEND_H
+
+#include "isa.h"
+
+/* Latency/issue class of an instruction's machine form (Instr.mclass). */
+#define BACKEND_MCLASSES(X) \
+    X(MCLS_FOLDED, "folded")   /* no machine instruction of its own */ \
+    X(MCLS_ALU,    "alu")      /* IADD3, LOP3, ISETP, SEL, MOV, ... */ \
+    X(MCLS_IMUL,   "imul")     /* IMAD, IMAD.WIDE, integer expansions */ \
+    X(MCLS_FMA,    "fma")      /* FADD, FMUL, FFMA */ \
+    X(MCLS_DP,     "dp")       /* DADD, DMUL, DFMA */ \
+    X(MCLS_SFU,    "sfu")      /* MUFU.* */ \
+    X(MCLS_S2R,    "s2r")      /* S2R: a special-register read, not an ALU op */ \
+    X(MCLS_CONST,  "const")    /* LDC: constant-bank load */ \
+    X(MCLS_SHARED, "shared")   /* LDS/STS, SHFL */ \
+    X(MCLS_GLOBAL, "global")   /* LDG/STG/LDL/STL/LD/ST, atomics */ \
+    X(MCLS_CTRL,   "ctrl")     /* BRA, EXIT */ \
+    X(MCLS_SYNC,   "sync")     /* BAR, MEMBAR, WARPSYNC, VOTE */
+
+#define X(e, n) e,
+typedef enum MClass { BACKEND_MCLASSES(X) MCLS_COUNT } MClass;
+#undef X
+const char *backend_mclass_name(int c);
+
+/* Registers an instruction reads and writes.  Value registers by index,
+ * predicates as nregs + index (the scoreboard's numbering). */
+enum { BACKEND_MAX_RD = 14, BACKEND_MAX_WR = 6 };
+typedef struct RegUse {
+    uint16_t rd[BACKEND_MAX_RD], wr[BACKEND_MAX_WR];
+    int nrd, nwr;
+} RegUse;
+void backend_reg_use(const Entry *e, const Instr *in, RegUse *u);
+
+/* ---- machine-instruction accounting (backend.c) ------------------------ */
+/* Machine instructions of one instruction alone (no pairing): isa.def's MI
+ * column refined by modifiers, types and operands. */
+int backend_minst(const Instr *in);
+MClass backend_mclass(const Instr *in);
+/* Fills code[].minst/mclass of e, fused pairs included, and
+ * e->prologue_minst. */
+void backend_account(Entry *e);
+
+/* ---- scheduling (schedule.c) -------------------------------------------- */
+/* 1 if instruction b, later in its block than a, must stay after a
+ * (register, predicate or memory dependence, or a fence). */
+int backend_depends(const Entry *e, uint32_t a, uint32_t b);
+/* The machine order of e: order[mpc] = source pc, a permutation inside
+ * each basic block.  0 ok, -1 out of memory. */
+int backend_schedule(const Entry *e, uint32_t *order);
+
+/* ---- register allocation (regalloc.c) ----------------------------------- */
+/* ptxas reports the registers used plus the reserved ones, rounded up to
+ * the granule, and never fewer than BACKEND_MIN_REGS: every small kernel of
+ * the H100 reference (tests/validation/h100/counters.csv, 6-10 registers
+ * coloured) shows 16. */
+enum { BACKEND_RESERVED_REGS = 2, BACKEND_REG_GRANULE = 8, BACKEND_MIN_REGS = 16, BACKEND_MAX_PREDS = 7 };
+typedef struct RegAlloc {
+    int regs;          /* per thread, as ptxas reports it (reserved, rounded) */
+    int colours;       /* 32-bit registers the colouring used */
+    int max_live;      /* most 32-bit registers live at once */
+    int preds;         /* predicate registers the colouring used */
+    int *phys;         /* per value register: first colour, -1 if unused */
+    int *pphys;        /* per predicate: colour, -1 if unused */
+    uint32_t *first, *last;   /* per value register: live range in pcs of
+                                 e's order, first > last if never live */
+} RegAlloc;
+/* Allocate e's registers in e's own order.  0 ok, -1 out of memory or too
+ * large to allocate (ra->regs then holds the count by use). */
+int backend_regalloc(const Entry *e, RegAlloc *ra);
+void backend_regalloc_free(RegAlloc *ra);
+
+/* ---- the pass ------------------------------------------------------------ */
+/* Account, schedule and allocate: builds e->machine and e->morder.
+ * 0 ok, -1 out of memory. */
+int backend_run(Entry *e);
+/* --disasm: the machine order of entry ei, its registers and live ranges,
+ * as comments (backend_view.c). */
+void backend_disasm(const Program *p, int ei, FILE *out);
+
+/* The entry the SM issues: e->machine when machine is set and the pass ran. */
+static inline const Entry *backend_entry(const Entry *e, int machine)
+{
+    return machine && e->machine ? e->machine : e;
+}
+
+#endif
