@@ -33,7 +33,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 ALL_CFLAGS = $(STDFLAGS) $(CFLAGS) -DGPUSIM_VERSION='"$(VERSION)"' -MMD -MP
 
-.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka check-js bench validate validate-all
+.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka check-js check-browser bench validate validate-all
 
 all: gpusim
 
@@ -94,9 +94,15 @@ check-js:
 	  echo "node not found: skipped the syntax check of $(VIEWER_DIR)/viewer.js"; \
 	fi
 
+# The viewer in headless Chromium when it is installed (optional):
+# tests/browser_check.sh says it skipped otherwise.
+check-browser: $(BUILD)/gpusim
+	@sh tests/browser_check.sh $(BUILD)/gpusim
+
 # Unit and golden tests in this build directory (run from the repo root).
 unit: check-cmocka gpusim $(TEST_BIN) $(BUILD)/gpusim
 	@$(MAKE) --no-print-directory check-js
+	@$(MAKE) --no-print-directory check-browser
 	@GPUSIM=$(BUILD)/gpusim sh tests/run.sh $(TEST_BIN)
 
 test: check-cmocka

@@ -40,6 +40,36 @@ static int parse_number(Asm *A, double *out)
     return 0;
 }
 
+/* values(v0, v1, ...): small inline data, exactly one number per element. */
+static int parse_values(Asm *A, BufferSpec *s, const Token *init)
+{
+    if (asm_expect(A, '(', "after values")) return -1;
+    uint64_t n = 0, cap = 0;
+    for (;;) {
+        double v;
+        if (parse_number(A, &v)) return -1;
+        if (n < s->count) {   /* grows with the text, never past the buffer */
+            if (n == cap) {
+                cap = cap ? cap * 2 : 16;
+                double *nv = realloc(s->values, (size_t)cap * sizeof *nv);
+                if (!nv) { asm_err(A, init, "out of memory"); return -1; }
+                s->values = nv;
+            }
+            s->values[n] = v;
+        }
+        n++;
+        if (asm_accept(A, ',')) continue;
+        if (asm_expect(A, ')', "to close values(...)")) return -1;
+        break;
+    }
+    if (n != s->count) {
+        asm_err(A, init, "values() gives %llu numbers, the buffer has %llu elements", (unsigned long long)n,
+                (unsigned long long)s->count);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_arg(Asm *A, LaunchArg *a)
 {
     Token t = asm_peek(A), t1 = asm_peek_n(A, 1);
@@ -185,12 +215,15 @@ void asm_parse_buffer(Asm *A)
             }
             if (asm_expect(A, ')', "after the path")) return;
             s.path = string_value(&path);
+        } else if (asm_tok_is(&init, "values")) {
+            s.init = INIT_VALUES;
+            if (parse_values(A, &s, &init)) { free(s.values); return; }
         } else {
-            static const char *const inits[] = { "zero", "random", "iota", "fill", "file" };
+            static const char *const inits[] = { "zero", "random", "iota", "fill", "file", "values" };
             char w[64];
             snprintf(w, sizeof w, "%.*s", init.len < 60 ? init.len : 60, init.s);
-            const char *near = suggest_best(w, inits, 5, sizeof inits[0]);
-            asm_err(A, &init, "unknown initialiser '%s'%s%s%s (zero, random(...), iota, fill(v), file(\"path\"))", w,
+            const char *near = suggest_best(w, inits, 6, sizeof inits[0]);
+            asm_err(A, &init, "unknown initialiser '%s'%s%s%s (zero, random(...), iota, fill(v), file(\"path\"), values(v, ...))", w,
                 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
             return;
         }

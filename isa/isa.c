@@ -226,7 +226,7 @@ void program_free(Program *p)
     free(p->const_data);
     for (int i = 0; i < p->ndefines; i++) free(p->defines[i].name);
     free(p->defines);
-    for (int i = 0; i < p->nbuffers; i++) { free(p->buffers[i].name); free(p->buffers[i].path); }
+    for (int i = 0; i < p->nbuffers; i++) { free(p->buffers[i].name); free(p->buffers[i].path); free(p->buffers[i].values); }
     free(p->buffers);
     for (int i = 0; i < p->nlaunches; i++) free(p->launches[i].args);
     free(p->launches);

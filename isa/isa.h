@@ -286,7 +286,7 @@ typedef struct Entry {
     int prologue_minst;           /* machine instructions each warp runs before pc 0 */
 } Entry;
 
-typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE } InitKind;
+typedef enum InitKind { INIT_ZERO, INIT_RANDOM, INIT_IOTA, INIT_FILL, INIT_FILE, INIT_VALUES } InitKind;
 
 typedef struct BufferSpec {
     char *name;
@@ -297,6 +297,7 @@ typedef struct BufferSpec {
     double lo, hi;     /* random range; iota: start (lo) and step (hi) */
     double value;      /* fill */
     char *path;        /* file */
+    double *values;    /* values(v0, v1, ...): count of them */
     int line, col;
 } BufferSpec;
 

@@ -409,6 +409,18 @@ static void test_check_ref_without_args_and_file(void **state)
     program_free(p);
 }
 
+static void test_buffer_values(void **state)
+{
+    (void)state;
+    Program *p = ok(".buffer m .f32[3] values(0.25, 0.5, 0.25)\n"
+                    ".buffer n .s32[2] values(-1, 2*3)\n"
+                    ".entry k\n{\n    ret;\n}\n");
+    assert_int_equal(p->buffers[0].init, INIT_VALUES);
+    assert_true(p->buffers[0].values[0] == 0.25 && p->buffers[0].values[1] == 0.5 && p->buffers[0].values[2] == 0.25);
+    assert_true(p->buffers[1].values[0] == -1.0 && p->buffers[1].values[1] == 6.0);
+    program_free(p);
+}
+
 /* ---- expressions ------------------------------------------------------------ */
 
 static int64_t eval(const char *expr)
@@ -931,7 +943,11 @@ static const BadCase bad_cases[] = {
     { "buffer of 0 elements", ".buffer b .f32[0]\n.entry k\n{\n    ret;\n}\n", 1, 15, "buffer size 0 is out of range" },
     { "buffer of predicates", ".buffer c .pred[4]\n.entry k\n{\n    ret;\n}\n", 1, 11, "expected an element type" },
     { "unknown initialiser", ".buffer d .f32[4] rand\n.entry k\n{\n    ret;\n}\n", 1, 19,
-      "unknown initialiser 'rand' (did you mean 'random'?) (zero, random(...), iota, fill(v), file(\"path\"))" },
+      "unknown initialiser 'rand' (did you mean 'random'?) (zero, random(...), iota, fill(v), file(\"path\"), values(v, ...))" },
+    { "values() too few", ".buffer v .f32[3] values(1, 2)\n.entry k\n{\n    ret;\n}\n", 1, 19,
+      "values() gives 2 numbers, the buffer has 3 elements" },
+    { "values() too many", ".buffer v .f32[2] values(1, 2, 3)\n.entry k\n{\n    ret;\n}\n", 1, 19,
+      "values() gives 3 numbers, the buffer has 2 elements" },
     { "random() key", ".buffer e .f32[4] random(sed=1)\n.entry k\n{\n    ret;\n}\n", 1, 26,
       "random() takes seed=, min= and max=, not 'sed'" },
     { "random() min > max", ".buffer f .f32[4] random(min=2, max=1)\n.entry k\n{\n    ret;\n}\n", 1, 19,
@@ -1304,6 +1320,7 @@ int main(void)
         cmocka_unit_test(test_design_checks),
         cmocka_unit_test(test_launch_arg_kinds),
         cmocka_unit_test(test_check_ref_without_args_and_file),
+        cmocka_unit_test(test_buffer_values),
         cmocka_unit_test(test_expr_precedence),
         cmocka_unit_test(test_expr_min_max_shifts),
         cmocka_unit_test(test_expr_defines),

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static const char *bin(void)
 {
@@ -73,6 +74,48 @@ static void test_exit_codes(void **s)
     expect("--set l1.assoc=3x configs/fermi.ini kernels/vecadd.s", 2, "l1.assoc");
     expect("-D NOPE=3 configs/fermi.ini kernels/vecadd.s", 2, "has no .define NOPE");
     expect("--functional -D N=2000 --max-cycles 5 configs/fermi.ini kernels/vecadd.s", 3, "watchdog");
+}
+
+/* The slips of a first session (issue 16): one line each, pointing at the fix. */
+static void test_newcomer_slips(void **s)
+{
+    (void)s;
+    char *out;
+    assert_int_equal(run("kernels/evenodd.s configs/fermi.ini", &out), 2);
+    assert_string_equal(out, "gpusim: operands swapped? CONFIG.ini comes first: gpusim configs/fermi.ini kernels/evenodd.s\n");
+    free(out);
+    expect("--sweep gpu.num_sms=1,2 kernels/vecadd.s configs/fermi.ini", 2, "operands swapped?");
+    expect("--set l1.size=4 configs/fermi.ini kernels/vecadd.s", 2, "l1.size: unknown key (did you mean 'l1.size_bytes'?)");
+    expect("--sweep l1.size=4,8 configs/fermi.ini kernels/vecadd.s", 2, "did you mean 'l1.size_bytes'?");
+    expect("configs/fermi.ini tests/data/bad_ref.s", 2,
+           "unknown reference 'vecad' (did you mean 'vecadd'?); the references are vecadd, copy,");
+    expect("--dump m configs/fermi.ini tests/data/values.s", 0, "0.25\n0.5\n0.25\n");
+    /* tiled_mm's hotspots include a branch_resolving line: the note says where it is charged */
+    expect("configs/fermi.ini kernels/tiled_mm.s", 0,
+           "  (a warp is charged to the line it waits to issue: barrier to the line after the bar.sync,\n"
+           "   branch_resolving to the branch target)\n");
+}
+
+/* --trace says what it wrote, and why a --functional run writes nothing. */
+static void test_trace_messages(void **s)
+{
+    (void)s;
+    char path[] = "/tmp/gpusim_cli_trace_XXXXXX", cmd[512];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    remove(path);
+    char html[64];
+    snprintf(html, sizeof html, "%s.html", path);
+    snprintf(cmd, sizeof cmd, "--trace %s configs/fermi.ini kernels/evenodd.s", html);
+    char want[512];
+    snprintf(want, sizeof want, "gpusim: wrote %s (", html);
+    expect(cmd, 0, want);
+    remove(html);
+    snprintf(cmd, sizeof cmd, "--functional --trace %s configs/fermi.ini kernels/evenodd.s", html);
+    snprintf(want, sizeof want, "gpusim: note: --trace %s not written: a --functional run has no cycles to show", html);
+    expect(cmd, 0, want);
+    assert_int_equal(access(html, F_OK), -1);
 }
 
 static void test_defines_and_sets(void **s)
@@ -161,6 +204,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_version),
         cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_newcomer_slips),
+        cmocka_unit_test(test_trace_messages),
         cmocka_unit_test(test_defines_and_sets),
         cmocka_unit_test(test_output_and_dump),
         cmocka_unit_test(test_disasm_occupancy),

@@ -246,6 +246,32 @@ static void test_set_overrides(void **state)
     assert_int_equal(diag_count(&dl), 0);
 }
 
+/* sm.max_warps follows sm.warp_size and sm.max_threads unless the user sets it in the same layer. */
+static void test_derived_max_warps(void **state)
+{
+    (void)state;
+    Config c;
+    DiagList dl = { 0 };
+    config_defaults(&c);
+    assert_int_equal(load(&c, &dl, "[sm]\nmax_threads = 1536\nmax_warps = 48\n"), 0);
+    assert_int_equal(config_set(&c, "sm.warp_size=8", &dl), 0);
+    assert_int_equal(c.sm.max_warps, 192);                  /* 1536 / 8: the file's 48 was for 32 lanes */
+    assert_int_equal(config_validate(&c, &dl), 0);
+    assert_int_equal(config_set(&c, "sm.max_threads=1000", &dl), 0);
+    assert_int_equal(c.sm.max_warps, 125);
+    assert_int_equal(config_set(&c, "sm.warp_size=16", &dl), 0);
+    assert_int_equal(c.sm.max_warps, 63);                   /* rounded up: 63 x 16 >= 1000 */
+    config_defaults(&c);
+    assert_int_equal(config_set(&c, "sm.max_warps=40", &dl), 0);
+    assert_int_equal(config_set(&c, "sm.warp_size=16", &dl), 0);
+    assert_int_equal(c.sm.max_warps, 40);                   /* the user's, in the same layer */
+    assert_int_not_equal(config_validate(&c, &dl), 0);      /* 40 x 16 < 1536 */
+    config_defaults(&c);
+    assert_int_equal(load(&c, &dl, "[sm]\nwarp_size = 8\nmax_threads = 1024\n"), 0);
+    assert_int_equal(c.sm.max_warps, 128);                  /* a file that leaves it out derives it too */
+    diag_free(&dl);
+}
+
 static void test_set_errors_use_the_file_path(void **state)
 {
     (void)state;
@@ -698,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_fermi_ini_sets_every_key_to_the_defaults),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_set_overrides),
+        cmocka_unit_test(test_derived_max_warps),
         cmocka_unit_test(test_set_errors_use_the_file_path),
         cmocka_unit_test(test_set_unknown_key_and_missing_equals),
         cmocka_unit_test(test_unknown_key_did_you_mean),

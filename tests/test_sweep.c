@@ -304,7 +304,7 @@ static void test_plot(void **state)
     assert_true(!strncmp(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39));
     assert_non_null(strstr(s, ">gpu.num_sms (log2 scale)</text>"));   /* x label: 1, 2, 4 */
     assert_non_null(strstr(s, ">cycles</text>"));                       /* y label */
-    assert_non_null(strstr(s, ">cycles vs gpu.num_sms</text>"));         /* title */
+    assert_non_null(strstr(s, ">cycles vs gpu.num_sms on GTX 480, configs/fermi.ini</text>"));   /* title */
     assert_non_null(strstr(s, ">vecadd</text>"));                        /* legend */
     assert_non_null(strstr(s, ">reduce_shfl</text>"));
     assert_int_equal(count(s, "<polyline"), 2);                          /* one per kernel */
@@ -319,9 +319,10 @@ static void test_plot(void **state)
     assert_non_null(strstr(out, ",dram_gbps,smsp__thread_inst_executed.sum\n"));
     free(out);
     s = read_file(svg);
-    assert_int_equal(count(s, "<polyline"), 3);
+    assert_int_equal(count(s, "<polyline"), 0);                          /* x: categories, as grouped bars */
+    assert_int_equal(count(s, "<rect class=\"bar\""), 6);                /* 2 policies x 3 SM counts */
     assert_non_null(strstr(s, ">gpu.num_sms=2</text>"));
-    assert_non_null(strstr(s, ">gto</text>"));                            /* x: categories */
+    assert_non_null(strstr(s, ">gto</text>"));
     assert_non_null(strstr(s, ">smsp__thread_inst_executed.sum</text>"));
     free(s);
     snprintf(cmd, sizeof cmd, "--functional --sweep gpu.num_sms=1,2 --y nope --plot %s configs/fermi.ini kernels/vecadd.s", svg);
@@ -330,15 +331,72 @@ static void test_plot(void **state)
     free(out);
 }
 
+/* Issue 16: linked (zipped) keys, several configs, failed points as rows,
+ * gaps and stderr lines, byte-size ticks, speedup. */
+static void test_zip_configs_and_failures(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(gpusim("--functional --no-time --sweep l1.size_bytes=16KiB,48KiB --zip l1.assoc=4,6 "
+                            "configs/fermi.ini kernels/vecadd.s", 0, &out), 0);
+    assert_string_equal(out, "l1.size_bytes,l1.assoc,kernel,status,cycles,ipc,occupancy_pct,inst,stall_1,stall_2,stall_3,"
+                             "bank_conflicts,sectors_per_request,l1_hit_pct,l2_hit_pct,dram_bytes,dram_gbps\n"
+                             "16KiB,4,kernels/vecadd.s,ok,,,,608,,,,0,3.9375,,,,\n"
+                             "48KiB,6,kernels/vecadd.s,ok,,,,608,,,,0,3.9375,,,,\n");
+    free(out);
+    assert_int_equal(gpusim("--functional --zip l1.assoc=4 configs/fermi.ini kernels/vecadd.s", 1, &out), 2);
+    assert_non_null(strstr(out, "--zip varies a name together with the --sweep or -D list before it"));
+    free(out);
+    assert_int_equal(gpusim("--functional --sweep l1.size_bytes=16KiB,48KiB --zip l1.assoc=4,6,8 configs/fermi.ini "
+                            "kernels/vecadd.s", 1, &out), 2);
+    assert_non_null(strstr(out, "l1.assoc has 3 values and l1.size_bytes 2: zipped lists need the same length"));
+    free(out);
+    /* several configs: a config column, configs outermost; sm.warp_size alone (max_warps derived) */
+    assert_int_equal(gpusim("--functional --no-time --sweep sm.warp_size=8,32 configs/fermi.ini configs/volta.ini "
+                            "kernels/vecadd.s", 0, &out), 0);
+    assert_non_null(strstr(out, "config,sm.warp_size,kernel,status,"));
+    assert_non_null(strstr(out, "\nconfigs/fermi.ini,8,kernels/vecadd.s,ok,,,,2416,"));
+    assert_non_null(strstr(out, "\nconfigs/volta.ini,32,kernels/vecadd.s,ok,,,,608,"));
+    free(out);
+    assert_int_equal(gpusim("--emit-jobs --sweep sm.warp_size=8,32 --zip sm.max_warps=192,48 configs/fermi.ini "
+                            "configs/volta.ini kernels/vecadd.s", 0, &out), 0);
+    assert_non_null(strstr(out, "--sweep sm.warp_size=8,32 --zip sm.max_warps=192,48 --sweep-point 3 configs/fermi.ini "
+                                "configs/volta.ini kernels/vecadd.s\n"));
+    free(out);
+    /* a failing point: its row, a line on stderr, a gap in the plot */
+    char svg[256], cmd[1024];
+    path(svg, sizeof svg, "gaps.svg");
+    snprintf(cmd, sizeof cmd, "--functional --no-time --sweep l1.assoc=2,3,4 --y inst --plot %s configs/fermi.ini "
+                              "kernels/vecadd.s", svg);
+    assert_int_equal(gpusim(cmd, 1, &out), 2);
+    assert_non_null(strstr(out, "\n3,kernels/vecadd.s,error: l1.assoc: l1.size_bytes (16384) is not l1.assoc (3)"));
+    assert_non_null(strstr(out, "gpusim: point 1 of 3 (l1.assoc=3, kernels/vecadd.s): error: l1.assoc:"));
+    free(out);
+    char *s = read_file(svg);
+    assert_int_equal(count(s, "<polyline"), 2);                          /* 2 | gap | 4 */
+    assert_non_null(strstr(s, ">3</text>"));                             /* the axis keeps x = 3 */
+    free(s);
+    /* byte sizes on x, speedup on y */
+    snprintf(cmd, sizeof cmd, "--no-time --sweep l1.size_bytes=8KiB,16KiB,32KiB --speedup --plot %s configs/fermi.ini "
+                              "kernels/vecadd.s", svg);
+    assert_int_equal(gpusim(cmd, 0, &out), 0);
+    free(out);
+    s = read_file(svg);
+    assert_non_null(strstr(s, ">16 KiB</text>"));
+    assert_non_null(strstr(s, ">speedup in cycles over the first l1.size_bytes</text>"));
+    free(s);
+}
+
 /* The engine without the binary: the same bytes from 1 and 4 threads. */
 static void test_engine_direct(void **state)
 {
     (void)state;
     const char *kernels[] = { "kernels/vecadd.s", "kernels/evenodd.s" };
-    SweepArg axes[] = { { "gpu.num_sms=1..3", 0 }, { "sched.policy=lrr,gto", 0 } };
+    SweepArg axes[] = { { "gpu.num_sms=1..3", 0, 0 }, { "sched.policy=lrr,gto", 0, 0 } };
     char *text[2];
     for (int k = 0; k < 2; k++) {
-        SweepSpec sp = { "gpusim", "configs/fermi.ini", kernels, 2, axes, 2, NULL, 0, NULL, 0, { .trace_opt = { .sm = -1 } }, NULL, k ? 4 : 1, 1 };
+        const char *configs[] = { "configs/fermi.ini" };
+        SweepSpec sp = { "gpusim", configs, 1, kernels, 2, axes, 2, NULL, 0, NULL, 0, { .trace_opt = { .sm = -1 } }, NULL, k ? 4 : 1, 1 };
         DiagList dl = { 0 };
         Sweep *s = sweep_new(&sp, &dl);
         assert_non_null(s);
@@ -381,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_error_rows),
         cmocka_unit_test(test_jobs_and_merge),
         cmocka_unit_test(test_plot),
+        cmocka_unit_test(test_zip_configs_and_failures),
         cmocka_unit_test(test_engine_direct),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

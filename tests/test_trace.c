@@ -440,7 +440,8 @@ static void test_html_self_contained(void **state)
     /* the views and what they explain */
     const char *markers[] = { "id=\"timeline\"", "id=\"lanes\"", "id=\"detail\"", "id=\"legend\"", "Warp timeline",
                               "Lane activity", "Coalescing map", "Bank map", "Active mask", "wavefront",
-                              "long_scoreboard" };
+                              "long_scoreboard", "id=\"fconf\"", "id=\"funco\"", "id=\"fdiv\"", "id=\"srclines\"",
+                              "id=\"linesbody\"", "id=\"big\"", "id=\"luni\"" };
     for (size_t i = 0; i < sizeof markers / sizeof markers[0]; i++) {
         if (!strstr(html, markers[i])) print_error("the HTML trace lacks %s\n", markers[i]);
         assert_non_null(strstr(html, markers[i]));
@@ -652,6 +653,56 @@ static void test_lanes_recorded(void **state)
     free(j);
 }
 
+/* The memory system over time (observe.h sample, the page's "X"): the
+ * samples cover the run without a gap, and their deltas add up to the
+ * report's totals: warp instructions, L1 and L2 sectors, DRAM bytes (but
+ * the end-of-run flush of dirty lines, which takes no simulated time). */
+static void test_memsys_samples(void **state)
+{
+    (void)state;
+    DiagList dl = { 0 };
+    AsmDefine d[] = { { "STRIDE", "16" } };
+    AsmOptions ao = { d, 1 };
+    Program *p = asm_assemble_file("kernels/strided_copy.s", &ao, &dl);
+    assert_non_null(p);
+    Config c;
+    config_defaults(&c);
+    assert_int_equal(config_load_file(&c, "configs/fermi.ini", &dl), 0);
+    Run r;
+    RunOptions o = { .trace = tmp("ms.html"), .trace_opt = all() };
+    assert_int_equal(run_program(&r, p, &c, "configs/fermi.ini", &o, &dl), RUN_OK);
+    assert_true(r.has_memstats);
+    char *html = slurp(tmp("ms.html"), NULL);
+    assert_non_null(html);
+    const char *a = strstr(html, "\"X\":{"), *b = strstr(a ? a : html, "]}");
+    assert_non_null(a);
+    assert_non_null(b);
+    JVal x;
+    assert_int_equal(jparse_all(a + 4, (size_t)(b + 2 - (a + 4)), &x), 0);
+    assert_int_equal((int)jget(&x, "every")->num, 32);
+    assert_int_equal((int)jget(&x, "mem")->num, 1);
+    assert_int_equal((int)jget(&x, "from")->num, 0);
+    const JVal *dv = jget(&x, "d");
+    assert_int_equal(dv->n % 7, 0);
+    double sum[7] = { 0 };
+    for (size_t i = 0; i < dv->n; i++) {
+        if (i % 7 == 0) assert_true(dv->item[i].num > 0);   /* time moves on */
+        sum[i % 7] += dv->item[i].num;
+    }
+    const MemStats *m = &r.memstats;
+    assert_true(sum[0] == (double)r.stats.cycles);
+    assert_true(sum[1] == (double)r.stats.inst);
+    assert_true(sum[2] == (double)m->l1_sector_hits && sum[3] == (double)m->l1_sector_misses);
+    assert_true(sum[4] == (double)m->l2_sector_hits && sum[5] == (double)m->l2_sector_misses);
+    assert_true(sum[6] == (double)(m->dram_bytes_read + m->dram_bytes_write - m->dram_flush_bytes));
+    assert_true(sum[6] > 0);
+    jfree(&x);
+    free(html);
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+}
+
 static void test_bad_file_name(void **state)
 {
     (void)state;
@@ -672,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_default_window_bounded),
         cmocka_unit_test(test_lanes_recorded),
+        cmocka_unit_test(test_memsys_samples),
         cmocka_unit_test(test_bad_file_name),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -69,7 +69,7 @@ static const ConfigKey keys[] = {
     K_INT("sm.issue_per_scheduler", sm.issue_per_scheduler, 1, 1, 4, 0, "instructions", "Instructions one scheduler may issue per cycle."),
     K_INT("sm.max_threads", sm.max_threads, 1536, 1, 65536, 0, "threads", "Resident threads per SM (occupancy limit)."),
     K_INT("sm.max_blocks", sm.max_blocks, 8, 1, 1024, 0, "blocks", "Resident thread blocks per SM (occupancy limit)."),
-    K_INT("sm.max_warps", sm.max_warps, 48, 1, 2048, 0, "warps", "Resident warps per SM (occupancy limit)."),
+    K_INT("sm.max_warps", sm.max_warps, 48, 1, 2048, 0, "warps", "Resident warps per SM (occupancy limit). Unless set in the same file (or --set) as `sm.warp_size`/`sm.max_threads`, it follows them: max_threads / warp_size, rounded up, so `--set sm.warp_size=8` alone works."),
     K_INT("sm.registers", sm.registers, 32768, 256, 16777216, 0, "registers", "32-bit registers in the SM register file."),
     K_INT("sm.reg_alloc_unit", sm.reg_alloc_unit, 64, 1, 4096, P2, "registers", "Registers are granted per warp in multiples of this."),
     K_INT("sm.max_regs_per_thread", sm.max_regs_per_thread, 63, 1, 255, 0, "registers", "Most registers one thread may use."),
@@ -536,6 +536,21 @@ static void record_origin(Config *c, int ki, const Loc *at)
     o->seq = ++c->origin.seq;
 }
 
+/* Limits that follow from others unless the user sets them: a new
+ * sm.warp_size or sm.max_threads re-derives sm.max_warps = max_threads /
+ * warp_size (rounded up) when sm.max_warps came from an earlier layer (the
+ * defaults, or a file before this one), so `--set sm.warp_size=8` alone
+ * keeps the SM's thread limit.  sm.max_warps set in the same layer (the same
+ * file, or --set) is the user's and stays; the derived value keeps the old
+ * origin, so a later layer derives again. */
+static void derive_limits(Config *c, int ki, const Loc *at)
+{
+    if (strcmp(keys[ki].name, "sm.warp_size") && strcmp(keys[ki].name, "sm.max_threads")) return;
+    const ConfigOrigin *o = &c->origin.key[config_key_find("sm.max_warps")];
+    if (o->source == at->source && o->load == at->load) return;
+    if (c->sm.warp_size > 0) c->sm.max_warps = (c->sm.max_threads + c->sm.warp_size - 1) / c->sm.warp_size;
+}
+
 /* Parse text[0..n) as the value of key ki, check it, store it. */
 static int set_value(Config *c, int ki, const char *text, size_t n, const Loc *at, DiagList *dl)
 {
@@ -562,20 +577,31 @@ static int set_value(Config *c, int ki, const char *text, size_t n, const Loc *a
     case CFG_STRING: rc = set_string(c, k, val, at, dl); break;
     }
     if (rc == 0) record_origin(c, ki, at);
+    if (rc == 0) derive_limits(c, ki, at);
     return rc;
 }
 
 /* "l1.asoc: unknown key (did you mean 'l1.assoc'?)".  If spelling does
  * not help, a key with the same leaf in another section probably will
  * ("[l1] banks" -> smem.banks). */
-static void unknown_key(DiagList *dl, const Loc *at, const char *name)
+const char *config_key_suggest(const char *name)
 {
-    /* Past DIAG_MAX_ERRORS the message is only counted: skip the search. */
-    if (dl->n >= DIAG_MAX_ERRORS) { err_at(dl, at, "unknown key"); return; }
     const char *best = suggest_best(name, keys, NKEYS, sizeof keys[0]);
     const char *leaf = strchr(name, '.');
     for (int i = 0; !best && leaf && i < NKEYS; i++)
         if (strcmp(strchr(keys[i].name, '.'), leaf) == 0) best = keys[i].name;
+    /* a key cut short before its unit: l1.size -> l1.size_bytes */
+    size_t n = strlen(name);
+    for (int i = 0; !best && n && i < NKEYS; i++)
+        if (!strncmp(keys[i].name, name, n) && keys[i].name[n] == '_') best = keys[i].name;
+    return best;
+}
+
+static void unknown_key(DiagList *dl, const Loc *at, const char *name)
+{
+    /* Past DIAG_MAX_ERRORS the message is only counted: skip the search. */
+    if (dl->n >= DIAG_MAX_ERRORS) { err_at(dl, at, "unknown key"); return; }
+    const char *best = config_key_suggest(name);
     char shown[64];
     show(name, strlen(name), shown, sizeof shown);
     if (best)

@@ -201,6 +201,9 @@ bool config_equal(const Config *a, const Config *b);
 int config_key_count(void);
 const ConfigKey *config_key_at(int i);
 int config_key_find(const char *name);          /* index, or -1 */
+/* The key a misspelt or cut-short name probably meant ("l1.size" ->
+ * "l1.size_bytes"), or NULL. */
+const char *config_key_suggest(const char *name);
 
 /* A key's value as text ("16KiB", "gto", "true", "GTX 480"); NULL if the
  * key is unknown.  buf should hold at least CONFIG_STRING_MAX + 2 bytes. */

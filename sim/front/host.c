@@ -97,6 +97,7 @@ int host_init_buffers(const Program *p, Memory *m, DiagList *dl)
         case INIT_FILE:
             if (load_file(p, b, data, dl)) rc = -1;
             break;
+        case INIT_VALUES: for (uint64_t i = 0; i < b->count; i++) set(data, t, i, b->values[i]); break;
         }
     }
     return rc;
@@ -315,8 +316,12 @@ int host_validate_checks(const Program *p, DiagList *dl)
         const Ref *r = find_ref(c->ref);
         if (!r) {
             const char *near = suggest_best(c->ref, refs, NREFS, sizeof refs[0]);
-            diag_add(dl, p->filename, c->line, c->col, src, "unknown reference '%s'%s%s%s", c->ref,
-                     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+            char names[1024] = "";
+            size_t len = 0;
+            for (int k = 0; k < NREFS && len < sizeof names; k++)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", refs[k].name);
+            diag_add(dl, p->filename, c->line, c->col, src, "unknown reference '%s'%s%s%s; the references are %s",
+                     c->ref, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "", names);
             rc = -1;
             continue;
         }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "isa/asm.h"
 #include "isa/disasm.h"
@@ -40,12 +41,14 @@ typedef struct Options {
     int jobs, no_time, emit_jobs, merge;
     long sweep_point;                    /* -1: not a job */
     const char *plot, *y;
+    int plot_scale;                      /* --relative, --speedup */
+    const char *baseline;                /* --baseline X */
 } Options;
 
 static void usage(FILE *out)
 {
     fputs("Usage: gpusim [OPTION]... CONFIG.ini KERNEL.s\n"
-          "  or:  gpusim [OPTION]... --sweep KEY=LIST... CONFIG.ini KERNEL.s...\n"
+          "  or:  gpusim [OPTION]... --sweep KEY=LIST... CONFIG.ini... KERNEL.s...\n"
           "  or:  gpusim --merge [-o FILE] [--plot FILE.svg] JOB-OUTPUT...\n"
           "Run a PTX-like kernel file on a cycle-level model of a SIMT GPU and report\n"
           "cycles, stalls, divergence, memory transactions and occupancy.\n"
@@ -83,13 +86,20 @@ static void usage(FILE *out)
           "Sweeps (CSV, one row per point; docs/sweeps.md):\n"
           "      --sweep KEY=LIST  run every value of a config key, or of a .define if KEY\n"
           "                        has no dot; LIST: 16,32,64 or 1..8 or 2^0..2^5\n"
+          "      --zip KEY=LIST    vary KEY together with the --sweep (or -D list) before\n"
+          "                        it, value by value: --sweep l1.size_bytes=16KiB,48KiB\n"
+          "                        --zip l1.assoc=4,6 runs 2 points, not 4\n"
           "  -D NAME=LIST          a .define with a list or range is swept too\n"
-          "                        (several KERNEL.s are swept as well)\n"
+          "                        (several KERNEL.s are swept as well, and several\n"
+          "                        CONFIG.ini before them, with a config column)\n"
           "  -j N                  run N points at a time (same output for any N)\n"
           "      --no-time         leave out the host_seconds column\n"
           "      --plot FILE.svg   draw METRIC against the first swept name\n"
           "      --y METRIC        the column to plot (default cycles); any report metric\n"
           "                        or stall.REASON adds a column\n"
+          "      --relative        plot METRIC / its value at each line's baseline point\n"
+          "      --speedup         plot baseline / METRIC (for cycles: the speedup)\n"
+          "      --baseline X      the baseline point: x = X (default: each line's first)\n"
           "      --emit-jobs       print one shell command per point instead of running\n"
           "      --sweep-point I   run point I only and print it for --merge\n"
           "      --merge           join --sweep-point output (files, - for stdin) into the\n"
@@ -164,14 +174,29 @@ static int write_dumps(const Run *r, const Options *o, FILE *report_out)
     return 0;
 }
 
+/* "gpusim: wrote t.html (1.2 MB)" on stderr, for files the run wrote. */
+static void say_wrote(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st)) return;
+    double b = (double)st.st_size;
+    if (b >= 1e6) fprintf(stderr, "gpusim: wrote %s (%.1f MB)\n", path, b / 1e6);
+    else if (b >= 1e3) fprintf(stderr, "gpusim: wrote %s (%.0f KB)\n", path, b / 1e3);
+    else fprintf(stderr, "gpusim: wrote %s (%.0f bytes)\n", path, b);
+}
+
 static int run_and_report(const Program *p, const Config *cfg, const char *cfg_path, const Options *o, DiagList *dl)
 {
     if (check_dumps(p, o)) return EXIT_USAGE;
     RunOptions ro = { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace = o->trace,
                       .trace_opt = { o->trace_from, o->trace_to, o->trace_sm, o->trace_warps, o->ntrace_warps },
                       .step = o->step ? stdout : NULL, .step_sm = o->step_sm, .step_warp = o->step_warp };
+    if (o->trace && o->functional)
+        fprintf(stderr, "gpusim: note: --trace %s not written: a --functional run has no cycles to show "
+                        "(drop --functional to trace the timing run)\n", o->trace);
     Run r;
     int rc = run_program(&r, p, cfg, cfg_path, &ro, dl);
+    if (o->trace && !o->functional && rc != RUN_BAD_INPUT) say_wrote(o->trace);
     if (rc == RUN_BAD_INPUT) { run_free(&r); return print_diags(dl); }
     if (rc == RUN_FAULT) {
         report_fault(&r, stderr);
@@ -205,17 +230,37 @@ static FILE *open_output(const char *path)
 }
 
 /* --plot after a sweep or a merge; returns the worse of rc and its own. */
-static int write_plot(const SweepTable *t, const Options *o, int rc)
+static int write_plot(const SweepTable *t, const Options *o, const char *config, int rc)
 {
     if (!o->plot) return rc;
     FILE *f = open_output(o->plot);
     if (!f) return rc > EXIT_USAGE ? rc : EXIT_USAGE;
     DiagList dl = { 0 };
-    int bad = sweep_plot(t, o->y ? o->y : "cycles", f, &dl);
+    SweepPlotOptions po = { o->y, config, o->plot_scale, o->baseline };
+    int bad = sweep_plot(t, &po, f, &dl);
     fclose(f);
     if (!bad) return rc;
     print_diags(&dl);
     return rc > EXIT_USAGE ? rc : EXIT_USAGE;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* CONFIG.ini comes first: a kernel file before a .ini file is the classic
+ * slip, and would otherwise give one error per line of the .ini. */
+static int swapped_operands(char **args, int n)
+{
+    if (n < 2 || !ends_with(args[0], ".s")) return 0;
+    for (int i = 1; i < n; i++)
+        if (ends_with(args[i], ".ini")) {
+            fprintf(stderr, "gpusim: operands swapped? CONFIG.ini comes first: gpusim %s %s\n", args[i], args[0]);
+            return 1;
+        }
+    return 0;
 }
 
 /* Sweep mode: a swept name, several kernels, or a sweep-only option. */
@@ -229,7 +274,11 @@ static int run_sweep(char **argv, int pos, int npos, const Options *o)
     if (npos < 2) return bad_usage("missing operand: a sweep needs CONFIG.ini and KERNEL.s...%s", "");
     if (strcmp(o->format, "text") || o->ndumps || o->occupancy)
         return bad_usage("a sweep writes CSV: --format, --dump and --occupancy do not apply%s", "");
-    SweepSpec sp = { argv[0], argv[pos], (const char *const *)argv + pos + 1, npos - 1, o->axes, o->naxes,
+    /* CONFIG.ini first; more .ini files after it are swept as configs */
+    int ncfg = 1;
+    while (ncfg < npos - 1 && ends_with(argv[pos + ncfg], ".ini")) ncfg++;
+    SweepSpec sp = { argv[0], (const char *const *)argv + pos, ncfg, (const char *const *)argv + pos + ncfg,
+                     npos - ncfg, o->axes, o->naxes,
                      o->sets, o->nsets, o->defines, o->ndefines,
                      { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace_opt = { .sm = -1 } },
                      o->y, o->jobs, o->no_time };
@@ -251,7 +300,11 @@ static int run_sweep(char **argv, int pos, int npos, const Options *o)
     int rc = 0;
     if (o->emit_jobs) sweep_emit_jobs(s, out);
     else if (o->sweep_point >= 0) rc = sweep_run_point(s, (int)o->sweep_point, out);
-    else rc = write_plot(sweep_table(s), o, sweep_run(s, out));
+    else {
+        rc = sweep_run(s, out);
+        char title[256];
+        rc = write_plot(sweep_table(s), o, sweep_config_title(s, title, sizeof title), rc);
+    }
     if (out != stdout) fclose(out);
     sweep_free(s);
     return rc;
@@ -268,7 +321,7 @@ static int merge_files(char **paths, int n, const Options *o)
     if (out) {
         sweep_table_write(&t, out);
         if (out != stdout) fclose(out);
-        rc = write_plot(&t, o, sweep_table_status(&t));
+        rc = write_plot(&t, o, NULL, sweep_table_status(&t));
     }
     sweep_table_free(&t);
     return rc;
@@ -279,7 +332,7 @@ enum { NOT_MINE = -1000 };
 enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION,
        OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY, OPT_TRACE, OPT_TRACE_CYCLES, OPT_TRACE_SM, OPT_TRACE_WARPS,
        OPT_STEP, OPT_STEP_SM, OPT_STEP_WARP, OPT_SWEEP, OPT_NO_TIME, OPT_PLOT, OPT_Y, OPT_EMIT_JOBS,
-       OPT_SWEEP_POINT, OPT_MERGE };
+       OPT_SWEEP_POINT, OPT_MERGE, OPT_ZIP, OPT_RELATIVE, OPT_SPEEDUP, OPT_BASELINE };
 
 static const struct option longopts[] = {
     { "set", required_argument, NULL, OPT_SET },
@@ -299,9 +352,13 @@ static const struct option longopts[] = {
     { "step-warp", required_argument, NULL, OPT_STEP_WARP },
     { "dump", required_argument, NULL, OPT_DUMP },
     { "sweep", required_argument, NULL, OPT_SWEEP },
+    { "zip", required_argument, NULL, OPT_ZIP },
     { "no-time", no_argument, NULL, OPT_NO_TIME },
     { "plot", required_argument, NULL, OPT_PLOT },
     { "y", required_argument, NULL, OPT_Y },
+    { "relative", no_argument, NULL, OPT_RELATIVE },
+    { "speedup", no_argument, NULL, OPT_SPEEDUP },
+    { "baseline", required_argument, NULL, OPT_BASELINE },
     { "emit-jobs", no_argument, NULL, OPT_EMIT_JOBS },
     { "sweep-point", required_argument, NULL, OPT_SWEEP_POINT },
     { "merge", no_argument, NULL, OPT_MERGE },
@@ -323,7 +380,7 @@ static int take_run_option(int c, Options *o)
         if (!eq || eq == optarg || !eq[1]) return bad_usage("-D needs NAME=VALUE, got '%s'", optarg);
         if (strchr(eq, ',') || strstr(eq, "..")) {   /* a list: swept */
             o->axes = realloc(o->axes, (size_t)(o->naxes + 1) * sizeof *o->axes);
-            o->axes[o->naxes++] = (SweepArg){ optarg, 1 };
+            o->axes[o->naxes++] = (SweepArg){ optarg, 1, 0 };
             break;
         }
         *eq = '\0';
@@ -402,13 +459,13 @@ static int take_view_option(int c, Options *o)
     return 0;
 }
 
-/* Sweeps and their jobs: --sweep, -j, --no-time, --plot, --y, --emit-jobs, --sweep-point, --merge.  NOT_MINE if c is another group's. */
+/* Sweeps and their jobs: --sweep, --zip, -j, --no-time, --plot, --y, --emit-jobs, --sweep-point, --merge.  NOT_MINE if c is another group's. */
 static int take_sweep_option(int c, Options *o)
 {
     switch (c) {
-    case OPT_SWEEP:
+    case OPT_SWEEP: case OPT_ZIP:
         o->axes = realloc(o->axes, (size_t)(o->naxes + 1) * sizeof *o->axes);
-        o->axes[o->naxes++] = (SweepArg){ optarg, 0 };
+        o->axes[o->naxes++] = (SweepArg){ optarg, 0, c == OPT_ZIP };
         break;
     case 'j': {
         char *end;
@@ -420,6 +477,9 @@ static int take_sweep_option(int c, Options *o)
     case OPT_NO_TIME: o->no_time = 1; break;
     case OPT_PLOT: o->plot = optarg; break;
     case OPT_Y: o->y = optarg; break;
+    case OPT_RELATIVE: o->plot_scale = SWEEP_PLOT_RELATIVE; break;
+    case OPT_SPEEDUP: o->plot_scale = SWEEP_PLOT_SPEEDUP; break;
+    case OPT_BASELINE: o->baseline = optarg; break;
     case OPT_EMIT_JOBS: o->emit_jobs = 1; break;
     case OPT_SWEEP_POINT: {
         char *end;
@@ -512,6 +572,8 @@ int main(int argc, char **argv)
         }
     } else if (o.merge) {
         rc = merge_files(argv + pos, npos, &o);
+    } else if (swapped_operands(argv + pos, npos)) {
+        rc = EXIT_USAGE;
     } else if (is_sweep(&o, npos)) {
         rc = run_sweep(argv, pos, npos, &o);
     } else if (npos != 2) {

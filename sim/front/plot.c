@@ -45,6 +45,16 @@ static void fmt_num(double v, char *buf, size_t n)
     else snprintf(buf, n, "%g", v);
 }
 
+/* 16384 -> "16 KiB": sizes in the unit that keeps them whole where it can. */
+static void fmt_bytes(double v, char *buf, size_t n)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
+    int u = 0;
+    while (u < 3 && fabs(v) >= 1024 && fmod(v, 1024) == 0) v /= 1024, u++;
+    while (u < 3 && fabs(v) >= 1024) v /= 1024, u++;
+    snprintf(buf, n, "%g %s", v, units[u]);
+}
+
 typedef struct Axis { double lo, hi; PlotScale scale; } Axis;
 
 static double map(const Axis *a, double v, double p0, double p1)
@@ -157,7 +167,8 @@ static void draw_x_ticks(FILE *out, const Plot *p, const Axis *a)
         int every = (e1 - e0) / MAX_TICKS + 1;
         for (int e = e0; e <= e1; e += every) {
             double v = exp2(e);
-            if (v < 1e5) snprintf(buf, sizeof buf, "%g", v);
+            if (p->xbytes) fmt_bytes(v, buf, sizeof buf);
+            else if (v < 1e5) snprintf(buf, sizeof buf, "%g", v);
             else snprintf(buf, sizeof buf, "2^%d", e);
             x_tick(out, a, v, buf);
         }
@@ -167,12 +178,17 @@ static void draw_x_ticks(FILE *out, const Plot *p, const Axis *a)
     double v[MAX_TICKS];
     int n = distinct_x(p, v, MAX_TICKS);
     if (n) {
-        for (int i = 0; i < n; i++) { fmt_num(v[i], buf, sizeof buf); x_tick(out, a, v[i], buf); }
+        for (int i = 0; i < n; i++) {
+            if (p->xbytes) fmt_bytes(v[i], buf, sizeof buf);
+            else fmt_num(v[i], buf, sizeof buf);
+            x_tick(out, a, v[i], buf);
+        }
         return;
     }
     double step = nice_step(a->hi - a->lo, 6);
     for (double t = ceil(a->lo / step) * step; t <= a->hi; t += step) {
-        fmt_num(fabs(t) < step * 1e-9 ? 0 : t, buf, sizeof buf);
+        if (p->xbytes) fmt_bytes(fabs(t) < step * 1e-9 ? 0 : t, buf, sizeof buf);
+        else fmt_num(fabs(t) < step * 1e-9 ? 0 : t, buf, sizeof buf);
         x_tick(out, a, t, buf);
     }
 }
@@ -196,13 +212,63 @@ static void draw_line(FILE *out, const Plot *p, const Axis *xa, const Axis *ya, 
 {
     const PlotLine *pl = &p->lines[l];
     const char *stroke = line_grey(l);
-    fprintf(out, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"", stroke);
-    if (*dashes[l % 4]) fprintf(out, " stroke-dasharray=\"%s\"", dashes[l % 4]);
-    fputs(" points=\"", out);
+    /* one polyline per run of points with a value: a failed point is a gap */
+    int open = 0;
+    for (int i = 0; i <= pl->n; i++) {
+        if (i == pl->n || isnan(pl->y[i])) {
+            if (open) fputs("\"/>\n", out);
+            open = 0;
+            continue;
+        }
+        if (!open) {
+            fprintf(out, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"", stroke);
+            if (*dashes[l % 4]) fprintf(out, " stroke-dasharray=\"%s\"", dashes[l % 4]);
+            fputs(" points=\"", out);
+        }
+        fprintf(out, "%s%.1f,%.1f", open ? " " : "", map(xa, pl->x[i], X0, X1), map(ya, pl->y[i], Y1, Y0));
+        open = 1;
+    }
     for (int i = 0; i < pl->n; i++)
-        fprintf(out, "%s%.1f,%.1f", i ? " " : "", map(xa, pl->x[i], X0, X1), map(ya, pl->y[i], Y1, Y0));
-    fputs("\"/>\n", out);
-    for (int i = 0; i < pl->n; i++) marker(out, l, map(xa, pl->x[i], X0, X1), map(ya, pl->y[i], Y1, Y0), stroke);
+        if (!isnan(pl->y[i])) marker(out, l, map(xa, pl->x[i], X0, X1), map(ya, pl->y[i], Y1, Y0), stroke);
+}
+
+/* Bars: fill patterns told apart in grey print (solid shades, then hatches). */
+static void bar_defs(FILE *out)
+{
+    fputs("<defs>\n", out);
+    static const char *const hatch[] = { "M0,6 L6,0", "M0,0 L6,6", "M3,0 L3,6", "M0,3 L6,3" };
+    for (int i = 0; i < 4; i++)
+        fprintf(out, "<pattern id=\"h%d\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
+                     "<rect width=\"6\" height=\"6\" fill=\"#ffffff\"/><path d=\"%s\" stroke=\"#000000\" stroke-width=\"1.2\"/>"
+                     "</pattern>\n", i, hatch[i]);
+    fputs("</defs>\n", out);
+}
+
+static void bar_fill(int l, char *buf, size_t n)
+{
+    static const char *const solid[] = { "#222222", "#888888", "#cccccc", "#ffffff" };
+    int k = l % 8;
+    if (k < 4) snprintf(buf, n, "%s", solid[k]);
+    else snprintf(buf, n, "url(#h%d)", k - 4);
+}
+
+/* Grouped bars: category c holds one bar per line, side by side; a missing
+ * or failed value leaves its slot empty. */
+static void draw_bars(FILE *out, const Plot *p, const Axis *xa, const Axis *ya)
+{
+    double slot = (X1 - X0) / (xa->hi - xa->lo), group = slot * 0.8, w = group / (p->nlines ? p->nlines : 1);
+    double base = map(ya, ya->lo < 0 && ya->hi > 0 ? 0 : ya->lo, Y1, Y0);
+    for (int l = 0; l < p->nlines; l++) {
+        char fill[32];
+        bar_fill(l, fill, sizeof fill);
+        const PlotLine *pl = &p->lines[l];
+        for (int i = 0; i < pl->n; i++) {
+            if (isnan(pl->y[i])) continue;
+            double x = map(xa, pl->x[i], X0, X1) - group / 2 + l * w, y = map(ya, pl->y[i], Y1, Y0);
+            fprintf(out, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+                         "stroke=\"#000000\" stroke-width=\"0.8\"/>\n", x, y < base ? y : base, w, fabs(base - y), fill);
+        }
+    }
 }
 
 static void draw_legend(FILE *out, const Plot *p)
@@ -213,11 +279,18 @@ static void draw_legend(FILE *out, const Plot *p)
     for (int l = 0; l < p->nlines; l++) {
         double y = Y0 + 17 + 20 * l;
         const char *stroke = line_grey(l);
-        fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.6\"",
-                LEGEND_X + 8, y, LEGEND_X + 40, y, stroke);
-        if (*dashes[l % 4]) fprintf(out, " stroke-dasharray=\"%s\"", dashes[l % 4]);
-        fputs("/>\n", out);
-        marker(out, l, LEGEND_X + 24, y, stroke);
+        if (p->bars) {
+            char fill[32];
+            bar_fill(l, fill, sizeof fill);
+            fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"32\" height=\"12\" fill=\"%s\" stroke=\"#000000\" "
+                         "stroke-width=\"0.8\"/>\n", LEGEND_X + 8, y - 6, fill);
+        } else {
+            fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.6\"",
+                    LEGEND_X + 8, y, LEGEND_X + 40, y, stroke);
+            if (*dashes[l % 4]) fprintf(out, " stroke-dasharray=\"%s\"", dashes[l % 4]);
+            fputs("/>\n", out);
+            marker(out, l, LEGEND_X + 24, y, stroke);
+        }
         char label[56];   /* what fits beside the sample at 12px */
         snprintf(label, sizeof label, "%s", p->lines[l].label);
         if (strlen(p->lines[l].label) >= sizeof label) memcpy(label + sizeof label - 4, "...", 4);
@@ -236,6 +309,7 @@ void plot_svg(const Plot *p, FILE *out)
     fputs("<title>", out);
     xml_text(out, p->title);
     fputs("</title>\n", out);
+    if (p->bars) bar_defs(out);
     fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, h);
     text(out, (X0 + X1) / 2.0, 26, "middle", " font-size=\"15\" font-weight=\"bold\"", p->title);
     draw_y_ticks(out, &ya, ystep);
@@ -248,7 +322,8 @@ void plot_svg(const Plot *p, FILE *out)
     char rot[64];
     snprintf(rot, sizeof rot, " font-size=\"13\" transform=\"rotate(-90 20 %.1f)\"", (Y0 + Y1) / 2.0);
     text(out, 20, (Y0 + Y1) / 2.0, "middle", rot, p->ylabel);
-    for (int l = 0; l < p->nlines; l++) draw_line(out, p, &xa, &ya, l);
+    if (p->bars) draw_bars(out, p, &xa, &ya);
+    else for (int l = 0; l < p->nlines; l++) draw_line(out, p, &xa, &ya, l);
     draw_legend(out, p);
     fputs("</svg>\n", out);
 }

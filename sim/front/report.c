@@ -273,6 +273,7 @@ static void report_stalls(const Run *r, FILE *out)
         }
     }
     fputs("\nhotspots (source lines by warp-cycles)\n", out);
+    int waits_past = 0;
     for (int t = 0; t < 5 && top[t] > 0; t++) {
         const LineStats *ls = &s->line[top[t]];
         int best = 0;
@@ -280,7 +281,13 @@ static void report_stalls(const Run *r, FILE *out)
         char code[52];
         fprintf(out, "  line %-4d %5.1f%%  %-16s %s\n", top[t], 100.0 * (double)topv[t] / (double)total,
                 stall_names[best], code_text(p, top[t], code, sizeof code));
+        waits_past |= best == STALL_BARRIER || best == STALL_BRANCH_RESOLVING;
     }
+    /* docs/architecture.md "Stall reasons": a warp-cycle goes to the line of
+     * the instruction the warp waits to issue, not to the one it waits on. */
+    if (waits_past)
+        fputs("  (a warp is charged to the line it waits to issue: barrier to the line after the bar.sync,\n"
+              "   branch_resolving to the branch target)\n", out);
 }
 
 /* The source view: per kernel line, warp instructions issued and the

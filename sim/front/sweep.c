@@ -43,6 +43,7 @@ static const char *const metric_names[M_EXTRA] = {
 typedef struct Axis {
     char *name;
     int define;
+    int zip;             /* takes the value index of the axis before it */
     const char *list;    /* as typed, for --emit-jobs */
     char **values;
     int nvalues;
@@ -50,7 +51,8 @@ typedef struct Axis {
 
 struct Sweep {
     SweepSpec spec;      /* strings borrowed from the caller */
-    Config base;         /* CONFIG and the fixed --sets */
+    Config *base;        /* per CONFIG: the file and the fixed --sets */
+    int cfgcol;          /* 1: a "config" column first (several configs) */
     Axis *axes;
     int naxes, npoints;
     int extra;           /* --y names a metric outside the fixed columns */
@@ -147,7 +149,7 @@ too_many:
 
 static int parse_axis(Axis *a, const SweepArg *arg, DiagList *dl)
 {
-    const char *opt = arg->define ? "-D" : "--sweep";
+    const char *opt = arg->zip ? "--zip" : arg->define ? "-D" : "--sweep";
     const char *eq = strchr(arg->spec, '=');
     if (!eq || eq == arg->spec || !eq[1]) {
         diag_add(dl, opt, 0, 0, NULL, "'%s': need NAME=LIST, e.g. sm.num_sms=1,2,4 or N=2^10..2^14", arg->spec);
@@ -161,7 +163,11 @@ static int parse_axis(Axis *a, const SweepArg *arg, DiagList *dl)
     /* config keys are section.key; .define names have no dot */
     a->define = arg->define || !strchr(a->name, '.');
     if (!a->define && config_key_find(a->name) < 0) {
-        diag_add(dl, opt, 0, 0, NULL, "%s: unknown config key (gpusim --doc config lists them)", a->name);
+        const char *best = config_key_suggest(a->name);
+        if (best)
+            diag_add(dl, opt, 0, 0, NULL, "%s: unknown config key (did you mean '%s'?)", a->name, best);
+        else
+            diag_add(dl, opt, 0, 0, NULL, "%s: unknown config key (gpusim --doc config lists them)", a->name);
         return -1;
     }
     for (const char *s = a->list;;) {
@@ -178,13 +184,18 @@ static int parse_axis(Axis *a, const SweepArg *arg, DiagList *dl)
 
 /* ---- one point ---------------------------------------------------------------- */
 
-/* Point i -> kernel and value indices: kernels outermost, last axis fastest. */
+/* Point i -> config x kernel and value indices: configs, then kernels
+ * outermost, last axis fastest; a zipped axis shares the index of the axis
+ * before it (its lists have the same length). */
 static int decode(const Sweep *s, int point, int *vi)
 {
     for (int a = s->naxes - 1; a >= 0; a--) {
+        if (s->axes[a].zip) continue;
         vi[a] = point % s->axes[a].nvalues;
         point /= s->axes[a].nvalues;
     }
+    for (int a = 1; a < s->naxes; a++)
+        if (s->axes[a].zip) vi[a] = vi[a - 1];
     return point;
 }
 
@@ -306,18 +317,20 @@ static void run_point(const Sweep *s, int point, char **row)
 {
     double t0 = now_seconds();
     int vi[MAX_AXES];
-    int k = decode(s, point, vi);
-    for (int a = 0; a < s->naxes; a++) row[a] = xstrdup(s->axes[a].values[vi[a]]);
+    int ck = decode(s, point, vi);
+    int ci = ck / s->spec.nkernels, k = ck % s->spec.nkernels;
+    if (s->cfgcol) row[0] = xstrdup(s->spec.configs[ci]);
+    for (int a = 0; a < s->naxes; a++) row[s->cfgcol + a] = xstrdup(s->axes[a].values[vi[a]]);
     const char *kernel = s->spec.kernels[k];
-    row[s->naxes] = xstrdup(kernel);
-    char **m = row + s->naxes + 1;   /* indexed by COL_* */
+    row[s->cfgcol + s->naxes] = xstrdup(kernel);
+    char **m = row + s->cfgcol + s->naxes + 1;   /* indexed by COL_* */
 
     DiagList dl = { 0 };
     Config *cfg = malloc(sizeof *cfg);
     AsmDefine *defs = malloc((size_t)(s->spec.ndefines + s->naxes + 1) * sizeof *defs);
     Program *p = NULL;
     if (!cfg || !defs) goto done;
-    *cfg = s->base;
+    *cfg = s->base[ci];
     int nd = 0;
     for (int i = 0; i < s->spec.ndefines; i++) defs[nd++] = s->spec.defines[i];
     for (int a = 0; a < s->naxes; a++) {
@@ -331,7 +344,7 @@ static void run_point(const Sweep *s, int point, char **row)
     p = asm_assemble_file(kernel, &(AsmOptions){ defs, nd }, &dl);
     if (!p) goto done;
     Run r;
-    int rc = run_program(&r, p, cfg, s->spec.config_path, &s->spec.run, &dl);
+    int rc = run_program(&r, p, cfg, s->spec.configs[ci], &s->spec.run, &dl);
     if (rc == RUN_FAULT) m[COL_STATUS] = fault_status(&r);
     else if (rc != RUN_BAD_INPUT) {
         m[COL_STATUS] = xstrdup(rc == RUN_OK ? "ok" : "check_failed");
@@ -450,7 +463,55 @@ static int is_column(const Sweep *s, const char *name)
         if (!strcmp(col_names[c], name)) return 1;
     for (int a = 0; a < s->naxes; a++)
         if (!strcmp(s->axes[a].name, name)) return 1;
-    return !strcmp(name, "kernel") || !strcmp(name, "host_seconds");
+    return !strcmp(name, "kernel") || !strcmp(name, "host_seconds") || (s->cfgcol && !strcmp(name, "config"));
+}
+
+/* The fixed part of every point: each CONFIG with the fixed --sets. */
+static int load_bases(Sweep *s, DiagList *dl)
+{
+    const SweepSpec *spec = &s->spec;
+    if (spec->nconfigs < 1) {
+        diag_add(dl, "--sweep", 0, 0, NULL, "no CONFIG.ini");
+        return -1;
+    }
+    s->base = calloc((size_t)spec->nconfigs, sizeof *s->base);
+    if (!s->base) return -1;
+    for (int c = 0; c < spec->nconfigs; c++) {
+        config_defaults(&s->base[c]);
+        if (config_load_file(&s->base[c], spec->configs[c], dl)) return -1;
+        for (int i = 0; i < spec->nsets; i++) config_set(&s->base[c], spec->sets[i], dl);
+        if (diag_count(dl)) return -1;
+    }
+    s->cfgcol = spec->nconfigs > 1;
+    return 0;
+}
+
+/* Expands axis a and checks it against the ones before it; the number of
+ * points it multiplies by (1 for a zipped axis), or -1. */
+static double add_axis(Sweep *s, int a, DiagList *dl)
+{
+    const SweepArg *arg = &s->spec.axes[a];
+    Axis *ax = &s->axes[a];
+    s->naxes = a + 1;
+    if (parse_axis(ax, arg, dl)) return -1;
+    for (int b = 0; b < a; b++)
+        if (!strcmp(ax->name, s->axes[b].name)) {
+            diag_add(dl, "--sweep", 0, 0, NULL, "%s is swept twice", ax->name);
+            return -1;
+        }
+    if (!arg->zip) return ax->nvalues;
+    if (a == 0) {
+        diag_add(dl, "--zip", 0, 0, NULL, "%s: --zip varies a name together with the --sweep or -D list before it, "
+                 "and there is none", ax->name);
+        return -1;
+    }
+    ax->zip = 1;
+    if (ax->nvalues != s->axes[a - 1].nvalues) {
+        diag_add(dl, "--zip", 0, 0, NULL, "%s has %d values and %s %d: zipped lists need the same length", ax->name,
+                 ax->nvalues, s->axes[a - 1].name, s->axes[a - 1].nvalues);
+        return -1;
+    }
+    return 1;
 }
 
 Sweep *sweep_new(const SweepSpec *spec, DiagList *dl)
@@ -459,26 +520,18 @@ Sweep *sweep_new(const SweepSpec *spec, DiagList *dl)
     if (!s) return NULL;
     s->spec = *spec;
     if (s->spec.jobs < 1) s->spec.jobs = 1;
-    config_defaults(&s->base);
-    if (config_load_file(&s->base, spec->config_path, dl)) goto bad;
-    for (int i = 0; i < spec->nsets; i++) config_set(&s->base, spec->sets[i], dl);
-    if (diag_count(dl)) goto bad;
+    if (load_bases(s, dl)) goto bad;
     if (spec->naxes > MAX_AXES) {
         diag_add(dl, "--sweep", 0, 0, NULL, "more than %d swept names", MAX_AXES);
         goto bad;
     }
     s->axes = calloc((size_t)(spec->naxes ? spec->naxes : 1), sizeof *s->axes);
     if (!s->axes) goto bad;
-    double points = spec->nkernels;
+    double points = (double)spec->nkernels * spec->nconfigs;
     for (int a = 0; a < spec->naxes; a++) {
-        if (parse_axis(&s->axes[a], &spec->axes[a], dl)) { s->naxes = a + 1; goto bad; }
-        s->naxes = a + 1;
-        for (int b = 0; b < a; b++)
-            if (!strcmp(s->axes[a].name, s->axes[b].name)) {
-                diag_add(dl, "--sweep", 0, 0, NULL, "%s is swept twice", s->axes[a].name);
-                goto bad;
-            }
-        points *= s->axes[a].nvalues;
+        double n = add_axis(s, a, dl);
+        if (n < 0) goto bad;
+        points *= n;
     }
     if (spec->nkernels < 1 || points > MAX_POINTS) {
         diag_add(dl, "--sweep", 0, 0, NULL, spec->nkernels < 1 ? "no kernel to run" : "more than %d points", MAX_POINTS);
@@ -486,12 +539,13 @@ Sweep *sweep_new(const SweepSpec *spec, DiagList *dl)
     }
     s->npoints = (int)points;
     s->extra = spec->y && !is_column(s, spec->y);
-    /* header: swept names, kernel, fixed columns, [--y metric], [host_seconds] */
+    /* header: [config], swept names, kernel, fixed columns, [--y metric], [host_seconds] */
     SweepTable *t = &s->table;
-    t->ncols = s->naxes + 1 + NCOLS + s->extra + !spec->no_time;
+    t->ncols = s->cfgcol + s->naxes + 1 + NCOLS + s->extra + !spec->no_time;
     t->head = calloc((size_t)t->ncols, sizeof *t->head);
     if (!t->head) goto bad;
     int c = 0;
+    if (s->cfgcol) t->head[c++] = xstrdup("config");
     for (int a = 0; a < s->naxes; a++) t->head[c++] = xstrdup(s->axes[a].name);
     t->head[c++] = xstrdup("kernel");
     for (int i = 0; i < NCOLS; i++) t->head[c++] = xstrdup(col_names[i]);
@@ -512,12 +566,29 @@ void sweep_free(Sweep *s)
         free(s->axes[a].name);
     }
     free(s->axes);
+    free(s->base);
     sweep_table_free(&s->table);
     free(s);
 }
 
 int sweep_points(const Sweep *s) { return s->npoints; }
 const SweepTable *sweep_table(const Sweep *s) { return &s->table; }
+
+/* A point that did not pass, said on stderr as its row is written:
+ * "gpusim: point 2 of 4 (gpu.num_sms=4, kernels/x.s): error: ...". */
+static void say_failed(const Sweep *s, int point, char *const *row)
+{
+    const char *st = row[s->cfgcol + s->naxes + 1 + COL_STATUS];
+    if (st && !strcmp(st, "ok")) return;
+    char what[512];
+    int len = 0;
+    for (int c = 0; c <= s->cfgcol + s->naxes && len < (int)sizeof what; c++) {
+        const char *name = c == s->cfgcol + s->naxes ? NULL : c < s->cfgcol ? "config" : s->axes[c - s->cfgcol].name;
+        len += snprintf(what + len, sizeof what - (size_t)len, "%s%s%s%s", c ? ", " : "", name ? name : "",
+                        name ? "=" : "", row[c] ? row[c] : "");
+    }
+    fprintf(stderr, "gpusim: point %d of %d (%s): %s\n", point, s->npoints, what, st ? st : "error");
+}
 
 /* Workers take the next point; whoever finishes the lowest unwritten row
  * writes every finished row from there on, so output stays in point order. */
@@ -541,8 +612,10 @@ static void *worker(void *arg)
         run_point(p->s, i, &t->cell[(size_t)i * t->ncols]);
         pthread_mutex_lock(&p->lock);
         p->done[i] = 1;
-        for (; p->written < p->s->npoints && p->done[p->written]; p->written++)
+        for (; p->written < p->s->npoints && p->done[p->written]; p->written++) {
             csv_row(p->out, NULL, &t->cell[(size_t)p->written * t->ncols], t->ncols);
+            say_failed(p->s, p->written, &t->cell[(size_t)p->written * t->ncols]);
+        }
         fflush(p->out);
         pthread_mutex_unlock(&p->lock);
     }
@@ -578,6 +651,7 @@ int sweep_run_point(Sweep *s, int point, FILE *out)
     char **row = calloc((size_t)n, sizeof *row);
     if (!row) return RUN_BAD_INPUT;
     run_point(s, point, row);
+    say_failed(s, point, row);
     SweepTable one = { n, 1, s->table.head, row };
     int rc = sweep_table_status(&one);
     /* both lines in one buffer, written at once */
@@ -643,11 +717,12 @@ void sweep_emit_jobs(const Sweep *s, FILE *out)
             snprintf(d, sizeof d, "%s=%s", sp->defines[k].name, sp->defines[k].value);
             shell_opt(out, "-D", d);
         }
-        for (int a = 0; a < sp->naxes; a++) shell_opt(out, sp->axes[a].define ? "-D" : "--sweep", sp->axes[a].spec);
+        for (int a = 0; a < sp->naxes; a++)
+            shell_opt(out, sp->axes[a].zip ? "--zip" : sp->axes[a].define ? "-D" : "--sweep", sp->axes[a].spec);
         if (sp->y) shell_opt(out, "--y", sp->y);
         snprintf(buf, sizeof buf, "%d", i);
         shell_opt(out, "--sweep-point", buf);
-        shell_word(out, sp->config_path);
+        for (int k = 0; k < sp->nconfigs; k++) shell_word(out, sp->configs[k]);
         for (int k = 0; k < sp->nkernels; k++) shell_word(out, sp->kernels[k]);
         fputc('\n', out);
     }
@@ -820,35 +895,99 @@ static int same_line(const SweepTable *t, int a, int b, int xcol, int kcol)
 }
 
 /* "kernel, KEY=VALUE": the kernel (its file name without .s) and the
- * swept values, only those that vary between lines. */
+ * swept values, only those that vary between lines (a config by its file
+ * name without .ini). */
 static char *line_label(const SweepTable *t, int r, int xcol, int kcol, const int *vary)
 {
     char buf[256] = "";
     const char *k = base_name(cell(t, r, kcol)), *dot = strrchr(k, '.');
     int len = snprintf(buf, sizeof buf, "%.*s", dot && dot > k ? (int)(dot - k) : (int)strlen(k), k);
     if (kcol != xcol && !vary[kcol]) len = 0;
-    for (int c = 0; c < kcol && len < (int)sizeof buf; c++)
-        if (c != xcol && vary[c])
-            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s=%s", len ? ", " : "", t->head[c], cell(t, r, c));
+    for (int c = 0; c < kcol && len < (int)sizeof buf; c++) {
+        if (c == xcol || !vary[c]) continue;
+        const char *v = cell(t, r, c);
+        if (!strcmp(t->head[c], "config")) {
+            const char *b = base_name(v), *d = strrchr(b, '.');
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%.*s", len ? ", " : "",
+                            d && d > b ? (int)(d - b) : (int)strlen(b), b);
+        } else {
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s=%s", len ? ", " : "", t->head[c], v);
+        }
+    }
     if (!len) snprintf(buf, sizeof buf, "%.*s", dot && dot > k ? (int)(dot - k) : (int)strlen(k), k);
     return xstrdup(buf);
 }
 
-int sweep_plot(const SweepTable *t, const char *y, FILE *out, DiagList *dl)
+const char *sweep_config_title(const Sweep *s, char *buf, size_t n)
 {
+    if (s->spec.nconfigs == 1) {
+        snprintf(buf, n, "%s, %s", s->base[0].gpu.name, s->spec.configs[0]);
+        return buf;
+    }
+    size_t len = 0;   /* several: their GPU names */
+    buf[0] = '\0';
+    for (int c = 0; c < s->spec.nconfigs && len < n; c++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", c ? c + 1 == s->spec.nconfigs ? " and " : ", " : "",
+                                s->base[c].gpu.name);
+    return buf;
+}
+
+/* The x of row r: its number, or its category's index. */
+static double x_of(const SweepTable *t, int r, int xcol, int numeric, const char *const *cats)
+{
+    double xv = 0;
+    if (numeric) cell_number(cell(t, r, xcol), &xv);
+    else for (xv = 0; strcmp(cats[(int)xv], cell(t, r, xcol)); xv++) {}
+    return xv;
+}
+
+/* --relative / --speedup: each line against its baseline point (the one at
+ * x = baseline, else its first with a value).  0, or -1 if baseline is
+ * given and no line has it. */
+static int rescale(PlotLine *pl, int used, double *yv, const SweepPlotOptions *o, const double *xbase, int has_xbase)
+{
+    int found = 0;
+    for (int l = 0; l < used; l++) {
+        double *y = yv + (pl[l].y - yv), b = NAN;
+        for (int i = 0; i < pl[l].n && isnan(b); i++)
+            if (!has_xbase ? !isnan(y[i]) : pl[l].x[i] == *xbase) b = y[i];
+        found |= !isnan(b);
+        for (int i = 0; i < pl[l].n; i++)
+            y[i] = o->scale == SWEEP_PLOT_RELATIVE ? y[i] / b : b / y[i];
+    }
+    return found ? 0 : -1;
+}
+
+/* Rows into lines: line[r] for every row, first[l] the first row of line l. */
+static int group_lines(const SweepTable *t, int xcol, int kcol, int *line, int *first)
+{
+    int nlines = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        int l = 0;
+        while (l < nlines && !same_line(t, first[l], r, xcol, kcol)) l++;
+        if (l == nlines) first[nlines++] = r;
+        line[r] = l;
+    }
+    return nlines;
+}
+
+int sweep_plot(const SweepTable *t, const SweepPlotOptions *o, FILE *out, DiagList *dl)
+{
+    const char *y = o->y ? o->y : "cycles";
     int kcol = column(t, "kernel"), ycol = column(t, y);
     if (kcol < 0 || ycol < 0 || ycol <= kcol) {
         diag_add(dl, "--y", 0, 0, NULL, "%s: not a metric column of the sweep (e.g. cycles, ipc, occupancy_pct, inst)", y);
         return -1;
     }
-    int xcol = kcol > 0 ? 0 : kcol;   /* no swept name: the kernels are the x axis */
+    int cfgcol = kcol > 0 && !strcmp(t->head[0], "config");
+    int xcol = kcol > cfgcol ? cfgcol : kcol;   /* no swept name: the kernels are the x axis */
     int n = t->nrows;
     int *line = malloc((size_t)(n ? n : 1) * sizeof *line), *first = malloc((size_t)(n ? n : 1) * sizeof *first);
     int *vary = calloc((size_t)kcol + 1, sizeof *vary);
     double *x = malloc((size_t)(n ? n : 1) * sizeof *x), *yv = malloc((size_t)(n ? n : 1) * sizeof *yv);
     const char **cats = calloc((size_t)(n ? n : 1), sizeof *cats);
     PlotLine *pl = calloc((size_t)(n ? n : 1), sizeof *pl);
-    int rc = -1, nlines = 0, ncats = 0, numeric = 1, pow2 = 1, used = 0;
+    int rc = -1, ncats = 0, numeric = 1, pow2 = 1, used = 0, values = 0;
     if (!line || !first || !vary || !x || !yv || !cats || !pl) goto done;
     /* x: numbers (log2 if all are powers of two) or categories in row order */
     for (int r = 0; r < n; r++) {
@@ -863,37 +1002,55 @@ int sweep_plot(const SweepTable *t, const char *y, FILE *out, DiagList *dl)
     for (int r = 0; r < n; r++)
         for (int c = 0; c <= kcol; c++)
             if (strcmp(cell(t, r, c), cell(t, 0, c))) vary[c] = 1;
-    for (int r = 0; r < n; r++) {
-        int l = 0;
-        while (l < nlines && !same_line(t, first[l], r, xcol, kcol)) l++;
-        if (l == nlines) first[nlines++] = r;
-        line[r] = l;
-    }
-    /* points of line l at x[off..off+n), in row order, then sorted by x */
+    int nlines = group_lines(t, xcol, kcol, line, first);
+    /* points of line l at x[off..off+n), sorted by x; a failed point keeps
+     * its x (the axis keeps its scale) with a NaN y (a gap) */
     int npts = 0;
     for (int l = 0; l < nlines; l++) {
         int off = npts;
         for (int r = 0; r < n; r++) {
-            double xv = 0, v = 0;
-            if (line[r] != l || cell_number(cell(t, r, ycol), &v)) continue;
-            if (numeric) cell_number(cell(t, r, xcol), &xv);
-            else for (xv = 0; strcmp(cats[(int)xv], cell(t, r, xcol)); xv++) {}
+            double v = NAN;
+            if (line[r] != l) continue;
+            if (!cell_number(cell(t, r, ycol), &v)) values++;
+            else v = NAN;
+            double xv = x_of(t, r, xcol, numeric, cats);
             int k = npts++;
             for (; k > off && x[k - 1] > xv; k--) { x[k] = x[k - 1]; yv[k] = yv[k - 1]; }
             x[k] = xv;
             yv[k] = v;
         }
-        if (npts == off) continue;    /* no value on this line: nothing to draw */
         pl[used++] = (PlotLine){ line_label(t, first[l], xcol, kcol, vary), npts - off, x + off, yv + off };
     }
-    if (!used) {
+    if (!values) {
         diag_add(dl, "--y", 0, 0, NULL, "%s: no point has a numeric value in this column", y);
         goto done;
     }
-    char title[300];
-    snprintf(title, sizeof title, "%s vs %s", y, t->head[xcol]);
-    Plot p = { title, t->head[xcol], y, !numeric ? PLOT_CATEGORY : pow2 ? PLOT_LOG2 : PLOT_LINEAR,
-               cats, ncats, pl, used };
+    double xbase = 0;
+    int has_xbase = 0;
+    if (o->baseline) {
+        has_xbase = 1;
+        int k = 0;
+        while (k < ncats && strcmp(cats[k], o->baseline)) k++;
+        if (numeric ? cell_number(o->baseline, &xbase) : k == ncats) xbase = NAN;
+        else if (!numeric) xbase = k;
+    }
+    if (o->scale != SWEEP_PLOT_ABSOLUTE && rescale(pl, used, yv, o, &xbase, has_xbase)) {
+        diag_add(dl, "--baseline", 0, 0, NULL, "%s: no line has a value at %s = %s", o->baseline ? o->baseline : "",
+                 t->head[xcol], o->baseline ? o->baseline : "");
+        goto done;
+    }
+    char title[400], ylabel[300], base[120];
+    if (o->baseline) snprintf(base, sizeof base, "%s = %s", t->head[xcol], o->baseline);
+    else snprintf(base, sizeof base, "the first %s", t->head[xcol]);
+    if (o->scale == SWEEP_PLOT_RELATIVE) snprintf(ylabel, sizeof ylabel, "%s relative to %s", y, base);
+    else if (o->scale == SWEEP_PLOT_SPEEDUP) snprintf(ylabel, sizeof ylabel, "speedup in %s over %s", y, base);
+    else snprintf(ylabel, sizeof ylabel, "%s", y);
+    snprintf(title, sizeof title, "%s vs %s%s%s", o->scale == SWEEP_PLOT_SPEEDUP ? "speedup" : y, t->head[xcol],
+             o->config ? " on " : "", o->config ? o->config : "");
+    size_t xl = strlen(t->head[xcol]);
+    Plot p = { title, t->head[xcol], ylabel, !numeric ? PLOT_CATEGORY : pow2 ? PLOT_LOG2 : PLOT_LINEAR,
+               cats, ncats, pl, used, !numeric,
+               numeric && xl > 6 && !strcmp(t->head[xcol] + xl - 6, "_bytes") };
     plot_svg(&p, out);
     rc = 0;
 done:

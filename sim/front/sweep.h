@@ -2,9 +2,9 @@
  * kernel .define values and kernel files, one run per point, one CSV row
  * per point (docs/sweeps.md).
  *
- * Points are numbered in one fixed order: kernels outermost, then the swept
- * names in command-line order, the last one varying fastest (nested loops as
- * written).  Points run on -j threads; each assembles its own Program and
+ * Points are numbered in one fixed order: configs outermost, then kernels,
+ * then the swept names in command-line order, the last one varying fastest
+ * (nested loops as written); a --zip name moves with the name before it.  Points run on -j threads; each assembles its own Program and
  * owns its Config and Run, so threads share only the read-only Sweep.  Rows
  * are written in point order whatever the thread count.  The same numbering
  * lets a sweep run elsewhere: --emit-jobs prints one command per point
@@ -25,11 +25,12 @@
 typedef struct SweepArg {
     const char *spec;
     int define;
+    int zip;            /* --zip: varies together with the swept name before it */
 } SweepArg;
 
 typedef struct SweepSpec {
     const char *prog;                      /* argv[0], for --emit-jobs */
-    const char *config_path;
+    const char *const *configs; int nconfigs;  /* one or more CONFIG.ini; several add a "config" column */
     const char *const *kernels; int nkernels;
     const SweepArg *axes; int naxes;       /* command-line order */
     const char *const *sets; int nsets;   /* fixed --set KEY=VALUE, applied before swept keys */
@@ -79,9 +80,22 @@ void sweep_table_write(const SweepTable *t, FILE *out);
 int sweep_table_status(const SweepTable *t);
 void sweep_table_free(SweepTable *t);
 
-/* --plot: a line chart of column y against the first swept column, one line
- * per kernel and value of the other swept columns.  -1 with a Diag if y is
- * not a column or has no numeric value. */
-int sweep_plot(const SweepTable *t, const char *y, FILE *out, DiagList *dl);
+/* What --plot draws (docs/sweeps.md "A plot"). */
+enum { SWEEP_PLOT_ABSOLUTE, SWEEP_PLOT_RELATIVE, SWEEP_PLOT_SPEEDUP };
+typedef struct SweepPlotOptions {
+    const char *y;          /* the column (NULL: cycles) */
+    const char *config;     /* named in the title ("GTX 480, configs/fermi.ini"), or NULL */
+    int scale;              /* SWEEP_PLOT_*: y, y / baseline, or baseline / y */
+    const char *baseline;   /* x value of each line's baseline point; NULL: its first point with a value */
+} SweepPlotOptions;
+
+/* --plot: a line chart of column y against the first swept column (grouped
+ * bars when x is not numeric), one line per kernel and value of the other
+ * swept columns; a failed point is a gap.  -1 with a Diag if y is not a
+ * column or has no numeric value. */
+int sweep_plot(const SweepTable *t, const SweepPlotOptions *o, FILE *out, DiagList *dl);
+/* For the title: "GTX 480, configs/fermi.ini" for one config, "GTX 480 and
+ * V100" for several. */
+const char *sweep_config_title(const Sweep *s, char *buf, size_t n);
 
 #endif

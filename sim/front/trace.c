@@ -66,6 +66,15 @@ typedef struct TraceMem {
     uint64_t addr[WARP_MAX];
 } TraceMem;
 
+/* The whole GPU's running totals at a cycle (observe.h, sample). */
+typedef struct TraceSample {
+    uint64_t cycle, inst, l1_hits, l1_misses, l2_hits, l2_misses, dram_bytes;
+} TraceSample;
+
+/* Samples every this many cycles: fine enough to see DRAM saturate, a few
+ * tens of KB for a long window. */
+enum { TRACE_SAMPLE_CYCLES = 32 };
+
 struct Trace {
     char *path;
     int html;
@@ -83,6 +92,8 @@ struct Trace {
     uint32_t *rowhash; size_t rowhcap;   /* open addressing: row index + 1 */
     TraceMem *mem; size_t nmem, capmem;
     uint32_t *memhash; size_t memhcap;
+    TraceSample *smp; size_t nsmp, capsmp;
+    int has_memsys;               /* samples carry cache and DRAM counters */
     int oom;
 };
 
@@ -539,6 +550,33 @@ static void write_mem(const Trace *t, FILE *f, const TraceMem *m)
     }
 }
 
+/* X: the memory system over time, for the whole GPU: "every" (the sample
+ * period), "clock" (MHz), "mem" (0: no cache/DRAM counters), "from" (the
+ * cycle the first delta starts at) and "d", per sample in the window,
+ * [cycles, warp instructions, L1 sector hits, misses, L2 sector hits,
+ * misses, DRAM bytes] since the previous sample. */
+static void write_samples(const Trace *t, FILE *f)
+{
+    uint64_t to = window_end(t);
+    size_t first = 0;
+    while (first < t->nsmp && t->smp[first].cycle <= t->opt.from) first++;
+    const TraceSample *prev = first ? &t->smp[first - 1] : NULL;
+    fprintf(f, ",\n\"X\":{\"every\":%d,\"clock\":%g,\"mem\":%d,\"from\":%" PRIu64 ",\"d\":[", TRACE_SAMPLE_CYCLES,
+            t->cfg->gpu.core_clock_mhz, t->has_memsys, prev ? prev->cycle : t->opt.from);
+    int n = 0;
+    for (size_t i = first; i < t->nsmp && (i == first || t->smp[i - 1].cycle < to); i++) {
+        const TraceSample *x = &t->smp[i];
+        TraceSample z = { prev ? prev->cycle : t->opt.from, 0, 0, 0, 0, 0, 0 };
+        const TraceSample *p = prev ? prev : &z;
+        if (x->cycle <= p->cycle) { prev = x; continue; }
+        fprintf(f, "%s%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, n++ ? "," : "",
+                x->cycle - p->cycle, x->inst - p->inst, x->l1_hits - p->l1_hits, x->l1_misses - p->l1_misses,
+                x->l2_hits - p->l2_hits, x->l2_misses - p->l2_misses, x->dram_bytes - p->dram_bytes);
+        prev = x;
+    }
+    fputs("]}", f);
+}
+
 static void write_data(Trace *t, const Layout *L, FILE *f)
 {
     const Program *p = t->prog;
@@ -639,7 +677,9 @@ static void write_data(Trace *t, const Layout *L, FILE *f)
         fputs(i ? ",\n" : "\n", f);
         write_mem(t, f, &t->mem[i]);
     }
-    fputs("]}", f);
+    fputc(']', f);
+    write_samples(t, f);
+    fputc('}', f);
 }
 
 static void write_html(Trace *t, const Layout *L, FILE *f)
@@ -660,9 +700,25 @@ static void observe_issue(void *ctx, const TraceWarp *w, uint64_t cycle, uint32_
     trace_issue(ctx, w, cycle, pc, active, exec, mem);
 }
 
+static void observe_sample(void *ctx, uint64_t cycle, uint64_t inst, const MemStats *ms)
+{
+    Trace *t = ctx;
+    if (t->oom || !t->html) return;   /* the JSON trace has no counters */
+    TraceSample *g = grow(t->smp, &t->capsmp, t->nsmp, sizeof *t->smp, &t->oom);
+    if (!g) return;
+    t->smp = g;
+    TraceSample x = { cycle, inst, 0, 0, 0, 0, 0 };
+    if (ms) {
+        t->has_memsys = 1;
+        x = (TraceSample){ cycle, inst, ms->l1_sector_hits, ms->l1_sector_misses, ms->l2_sector_hits, ms->l2_sector_misses,
+                           ms->dram_bytes_read + ms->dram_bytes_write };
+    }
+    t->smp[t->nsmp++] = x;
+}
+
 Observer trace_observer(Trace *t)
 {
-    return (Observer){ t, observe_state, observe_issue };
+    return (Observer){ t, observe_state, observe_issue, observe_sample, TRACE_SAMPLE_CYCLES };
 }
 
 int trace_close(Trace *t)
@@ -693,6 +749,7 @@ int trace_close(Trace *t)
     free(t->rowhash);
     free(t->mem);
     free(t->memhash);
+    free(t->smp);
     free(t->warps);
     free(t->path);
     free(t);

@@ -9,6 +9,16 @@
 enum { MAX_DONE = 256 };
 #define NO_PROGRESS_CYCLES 10000000ull
 
+/* The observer's running totals, once per sample period (observe.h). */
+static void sample(const Timing *t, MemSys *ms, uint64_t *next_sample, int last)
+{
+    const Observer *o = t->obs;
+    if (!o || !o->sample || (!last && t->now < *next_sample)) return;
+    o->sample(o->ctx, t->now, t->st->inst, ms ? memsys_stats(ms) : NULL);
+    uint64_t every = o->sample_every ? o->sample_every : 1;
+    *next_sample = (t->now / every + 1) * every;
+}
+
 /* Hand the hierarchy's completions at `now` to their SMs. */
 static void deliver(MemSys *ms, Sm *sms, Timing *t)
 {
@@ -47,8 +57,9 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
 
     uint64_t start = *nowp, first = t.now, next_block = 0;
     uint64_t last_inst = st->ptx_inst, last_progress = t.now;
-    uint64_t step_last = t.now ? t.now - 1 : 0;
+    uint64_t step_last = t.now ? t.now - 1 : 0, next_sample = 0;
     while (rc == 0) {
+        if (obs) sample(&t, ms, &next_sample, 0);
         /* dispatch: one block per SM per cycle, round robin from an SM that
          * moves on every cycle (cycles the loop skips included) */
         if (next_block < k.nctas) {
@@ -101,6 +112,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         sm_flush(&sms[i], &t);
         sm_free(&sms[i]);
     }
+    if (obs) sample(&t, ms, &next_sample, 1);
     /* the GPU's total is the per-SM counters' sum, over all launches so far */
     st->sm_active_cycles = 0;
     memset(st->stall, 0, sizeof st->stall);

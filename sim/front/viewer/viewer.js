@@ -30,6 +30,17 @@ function esc(s) { return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').
 function pop(m) { m = m >>> 0; let c = 0; while (m) { m &= m - 1; c++; } return c; }
 const srcText = {};
 D.source.forEach(function (p) { srcText[p[0]] = p[1]; });
+/* memory accesses worth a badge in the timeline: a bank conflict ("32-way")
+ * or more sectors than its lanes need ("32 sectors") */
+const memBad = D.M.map(function (m) {
+  const det = m[5] || [];
+  if (m[0] === 2 && det.length && det[2] > 0) return { conflict: true, label: det[3] + '-way' };
+  if ((m[0] === 1 || m[0] === 4) && det.length) {
+    const ideal = Math.max(1, Math.ceil(pop(m[3]) * m[1] / D.sector));
+    if (det[1] > ideal) return { conflict: false, label: det[1] + ' sectors' };
+  }
+  return null;
+});
 
 /* ---- rows ---- */
 const rows = D.rows.map(function (a, k) {
@@ -50,12 +61,20 @@ const rows = D.rows.map(function (a, k) {
     t += I[5 * i]; iCyc[i] = t; iPc[i] = I[5 * i + 1]; iAct[i] = I[5 * i + 2] >>> 0;
     iExec[i] = (I[5 * i + 2] ^ I[5 * i + 3]) >>> 0; iMem[i] = I[5 * i + 4] - 1;
   }
+  /* uniform: every issue had all the warp's threads active (never diverged) */
+  let uniform = true;
+  const bad = [];
+  for (let i = 0; i < ni; i++) {
+    if (iAct[i] !== valid >>> 0) uniform = false;
+    if (iMem[i] >= 0 && memBad[iMem[i]]) bad.push(i);
+  }
   let start = ns ? sFrom[0] : (ni ? iCyc[0] : 0), end = ns ? sTo[ns - 1] : (ni ? iCyc[ni - 1] + 1 : 0);
   if (ni && iCyc[0] < start) start = iCyc[0];
   if (ni && iCyc[ni - 1] + 1 > end) end = iCyc[ni - 1] + 1;
   return { k: k, launch: a[0], cta: a[1], cid: [a[2], a[3], a[4]], warp: a[5], sm: a[6], slot: a[7],
            entry: L[0], valid: valid >>> 0, sFrom: sFrom, sTo: sTo, sState: sState, sLine: sLine,
-           iCyc: iCyc, iPc: iPc, iAct: iAct, iExec: iExec, iMem: iMem, start: start, end: end };
+           iCyc: iCyc, iPc: iPc, iAct: iAct, iExec: iExec, iMem: iMem, start: start, end: end,
+           uniform: uniform, bad: bad, hi: [] };
 });
 function blockName(r) {
   const L = D.launches[r.launch];
@@ -109,6 +128,8 @@ const GUT = 150, RULER = 22;
 let laneMode = 'rows';
 let sel = null;            /* {r, i} */
 let laneScale = 1;
+let collapseUniform = true;   /* lane view: a warp that never diverges gets one strip */
+const allUniform = rows.every(function (r) { return r.uniform; });
 function laneH() { return (WS <= 8 ? 6 : WS <= 16 ? 4 : 2) * laneScale; }
 function buildItems(kind) {
   const items = [];
@@ -116,8 +137,9 @@ function buildItems(kind) {
   rows.forEach(function (r) {
     if (r.sm !== lastSm) { items.push({ t: 'sm', sm: r.sm, y: y, h: 18 }); y += 18; lastSm = r.sm; lastBlock = null; }
     const b = r.launch + ':' + r.cta;
-    const h = kind === 'tl' ? 14 : laneMode === 'heat' ? 14 : laneH() * WS + 18;
-    items.push({ t: 'w', r: r, y: y, h: h, first: b !== lastBlock });
+    const strip = kind !== 'tl' && (laneMode === 'heat' || (collapseUniform && r.uniform));
+    const h = kind === 'tl' || strip ? 14 : laneH() * WS + 18;
+    items.push({ t: 'w', r: r, y: y, h: h, first: b !== lastBlock, strip: strip });
     lastBlock = b;
     y += h;
   });
@@ -199,10 +221,10 @@ function drawGutter(p, it, y) {
     c.strokeStyle = '#5b6b82'; c.lineWidth = 1; c.beginPath(); c.moveTo(0, y + .5); c.lineTo(p.w, y + .5); c.stroke();
   }
   c.fillStyle = '#333';
-  const yy = p.kind === 'tl' || laneMode === 'heat' ? y + it.h / 2 : y + 8;
+  const yy = p.kind === 'tl' || it.strip ? y + it.h / 2 : y + 8;
   if (it.first) { c.fillText(blockName(r), 6, yy); }
   c.textAlign = 'right'; c.fillText('w' + r.warp, GUT - 8, yy); c.textAlign = 'left';
-  if (p.kind === 'ln' && laneMode === 'rows') {
+  if (p.kind === 'ln' && !it.strip) {
     c.fillStyle = '#999'; c.font = '9px system-ui,sans-serif'; c.textAlign = 'right';
     const lh = laneH();
     c.fillText('lane 0', GUT - 8, y + 16 + lh / 2);
@@ -264,6 +286,39 @@ function drawStates(p, r, y, h) {
       }
     }
   }
+  drawMarks(p, r, y, h, sc);
+}
+
+/* Issues of the line picked in the source-lines panel (blue), and bank
+ * conflicts (red) and uncoalesced accesses (purple), outlined at any zoom
+ * and labelled just after the cell (where the replays and the wait happen)
+ * unless that would cover the previous label. */
+function drawMarks(p, r, y, h, sc) {
+  const c = p.ctx, w = Math.max(3, sc);
+  drawBad(p, r, y, h, sc, w);
+  c.fillStyle = '#1565c0';
+  for (const k of r.hi) {
+    const cyc = r.iCyc[k];
+    if (cyc + 1 >= v0 && cyc <= v1) c.fillRect(xOf(p, cyc) - (sc < 3 ? 1 : 0), y - 2, w, h + 3);
+  }
+}
+function drawBad(p, r, y, h, sc, w) {
+  const c = p.ctx;
+  if (!r.bad.length) return;
+  c.font = 'bold 10px system-ui,sans-serif'; c.textBaseline = 'middle';
+  const from = lowerBound(r.iCyc, v0 - 1);
+  let free = -Infinity;
+  for (const k of r.bad) {
+    const cyc = r.iCyc[k];
+    if (k < from - 1 || cyc > v1) continue;
+    const b = memBad[r.iMem[k]], x = xOf(p, cyc), col = b.conflict ? '#b00020' : '#6a1b9a';
+    c.strokeStyle = col; c.lineWidth = 2; c.strokeRect(x, y + 1, Math.max(2, w - 1), h - 2); c.lineWidth = 1;
+    const tw = c.measureText(b.label).width + 6, lx = x + w + 1;
+    if (lx < free || h < 9) continue;
+    c.fillStyle = col; c.fillRect(lx, y + 1, tw, h - 2);
+    c.fillStyle = '#fff'; c.fillText(b.label, lx + 3, y + h / 2 + .5);
+    free = lx + tw + 2;
+  }
 }
 
 function drawTimeline() {
@@ -300,9 +355,8 @@ function drawSelLine(p) {
 /* lane view: per pixel column, per lane, the share of cycles the lane executed / was guarded off */
 const EX = [33, 102, 172], PR = [146, 197, 222], OFF = [226, 226, 226];
 let img = null, oc = null;
-function drawLaneRow(p, r, y, h) {
+function drawLaneRow(p, r, y, h, heat) {
   const c = p.ctx, W = Math.max(1, Math.floor(plotW(p))), sc = W / (v1 - v0);
-  const heat = laneMode === 'heat';
   const lh = heat ? h : laneH(), H = heat ? h : lh * WS;
   const E = new Float32Array(W * WS), A = new Float32Array(W * WS), C = new Float32Array(W);
   /* While a warp waits to issue instruction k its active mask is k's
@@ -398,8 +452,8 @@ function drawLanes() {
     if (y + it.h < RULER || y > p.h) continue;
     drawGutter(p, it, y);
     if (it.t !== 'w') continue;
-    if (laneMode === 'heat') drawLaneRow(p, it.r, y + 2, it.h - 3);
-    else drawLaneRow(p, it.r, y + 16, 0);
+    if (it.strip) drawLaneRow(p, it.r, y + 2, it.h - 3, true);
+    else drawLaneRow(p, it.r, y + 16, 0, false);
     if (sel && sel.r === it.r) {
       c.fillStyle = 'rgba(255,200,0,.18)'; c.fillRect(0, y, GUT, it.h);
       const x0 = xOf(p, sel.r.iCyc[sel.i]);
@@ -420,9 +474,88 @@ function redraw() {
   requestAnimationFrame(function () { pending = false; drawNow(); });
 }
 function drawNow() {
-  drawTimeline(); drawLanes();
+  drawTimeline(); drawMem(); drawLanes();
   $('range').textContent = 'cycles ' + fmt(v0) + ' \u2013 ' + fmt(v1) + ' (' + fmt(v1 - v0) + ')';
 }
+
+/* ---- the memory system over time (D.X: whole-GPU samples) ---- */
+const MX = (function () {
+  const X = D.X || { every: 0, clock: 1000, mem: 0, from: W0, d: [] }, n = X.d.length / 7;
+  const a = new Float64Array(n), b = new Float64Array(n);
+  const ipc = new Float64Array(n), l1 = new Float64Array(n), l2 = new Float64Array(n), gbs = new Float64Array(n), wait = new Float64Array(n);
+  let t = X.from;
+  for (let i = 0; i < n; i++) {
+    const d = X.d.slice(7 * i, 7 * i + 7);
+    a[i] = t; t += d[0]; b[i] = t;
+    ipc[i] = d[1] / d[0];
+    l1[i] = d[2] + d[3] ? 100 * d[2] / (d[2] + d[3]) : NaN;
+    l2[i] = d[4] + d[5] ? 100 * d[4] / (d[4] + d[5]) : NaN;
+    gbs[i] = d[6] / d[0] * X.clock / 1000;   /* bytes per cycle x MHz = MB/s */
+  }
+  /* traced warps in long_scoreboard, on average over each sample */
+  const ls = D.states.indexOf('long_scoreboard');
+  rows.forEach(function (r) {
+    for (let k = 0; k < r.sFrom.length; k++) {
+      if (r.sState[k] !== ls) continue;
+      for (let i = Math.max(0, lowerBound(b, r.sFrom[k] + 1e-9)); i < n && a[i] < r.sTo[k]; i++)
+        wait[i] += Math.min(b[i], r.sTo[k]) - Math.max(a[i], r.sFrom[k]);
+    }
+  });
+  for (let i = 0; i < n; i++) wait[i] /= (b[i] - a[i]) || 1;
+  const max = function (v) { let m = 0; for (let i = 0; i < n; i++) if (v[i] > m) m = v[i]; return m; };
+  return { n: n, a: a, b: b, mem: X.mem, lanes: [
+    { name: 'IPC', v: ipc, max: max(ipc), col: '#2ca02c', fmt: function (x) { return x.toFixed(2); } },
+    { name: 'hit %', v: l1, v2: l2, max: 100, col: '#1f77b4', col2: '#ff7f0e', mem: 1, fmt: function (x) { return isNaN(x) ? '\u2013' : x.toFixed(0) + '%'; } },
+    { name: 'DRAM GB/s', v: gbs, max: max(gbs), col: '#8c564b', mem: 1, fmt: function (x) { return x.toFixed(1); } },
+    { name: 'waiting', v: wait, max: max(wait), col: '#d62728', fmt: function (x) { return x.toFixed(1) + ' warps'; } }] };
+})();
+const MS_LANE = 30;
+const msp = Object.create(Panel.prototype);
+msp.kind = 'ms'; msp.cv = $('memsys'); msp.sc = $('msscroll'); msp.ctx = msp.cv.getContext('2d');
+msp.sp = msp.sc.querySelector('.spacer'); msp.items = []; msp.contentH = MX.lanes.length * MS_LANE;
+msp.resize();
+if (!MX.n) $('mshint').textContent = 'no samples in this window';
+else if (!MX.mem) $('mshint').textContent = 'whole GPU: IPC and traced warps waiting on memory (mem.model=fixed has no caches or DRAM to sample)';
+function drawMem() {
+  const p = msp, c = p.ctx, top = RULER;
+  c.clearRect(0, 0, p.w, p.h);
+  c.font = '11px system-ui,sans-serif'; c.textBaseline = 'middle';
+  const i0 = Math.max(0, lowerBound(MX.b, v0) - 1);
+  MX.lanes.forEach(function (L, li) {
+    const y = top + li * MS_LANE, h = MS_LANE - 6, y1 = y + MS_LANE - 3;
+    c.fillStyle = li % 2 ? '#fafbfc' : '#fff'; c.fillRect(0, y, p.w, MS_LANE);
+    c.fillStyle = '#333'; c.fillText(L.name, 6, y + 9);
+    c.fillStyle = '#888'; c.fillText(L.mem && !MX.mem ? 'n/a' : 'max ' + L.fmt(L.max), 6, y + 21);
+    if (L.mem && !MX.mem) return;
+    const sy = function (x) { return y1 - (L.max > 0 ? h * Math.min(1, x / L.max) : 0); };
+    c.save(); c.beginPath(); c.rect(GUT, y, p.w - GUT, MS_LANE); c.clip();
+    for (let i = i0; i < MX.n && MX.a[i] < v1; i++) {
+      const x0 = xOf(p, MX.a[i]), x1 = Math.max(x0 + 1, xOf(p, MX.b[i]));
+      if (L.v2) {
+        if (!isNaN(L.v[i])) { c.fillStyle = L.col; c.fillRect(x0, sy(L.v[i]) - 1, x1 - x0, 2.5); }
+        if (!isNaN(L.v2[i])) { c.fillStyle = L.col2; c.fillRect(x0, sy(L.v2[i]) - 1, x1 - x0, 2.5); }
+      } else if (L.v[i] > 0) {
+        c.fillStyle = L.col; c.fillRect(x0, sy(L.v[i]), x1 - x0, y1 - sy(L.v[i]));
+      }
+    }
+    c.restore();
+    if (L.v2) { c.fillStyle = L.col; c.fillText('L1', GUT - 34, y + 9); c.fillStyle = L.col2; c.fillText('L2', GUT - 18, y + 9); }
+  });
+  drawSelLine(p);
+  c.strokeStyle = '#ccc'; c.beginPath(); c.moveTo(GUT - .5, RULER); c.lineTo(GUT - .5, p.h); c.stroke();
+  drawRuler(p);
+}
+msp.cv.addEventListener('mousemove', function (ev) {
+  const rc = msp.cv.getBoundingClientRect(), x = ev.clientX - rc.left;
+  if (x < GUT || !MX.n) { hideTip(); return; }
+  const cyc = cycOf(msp, x), i = Math.min(MX.n - 1, lowerBound(MX.b, cyc));
+  if (i < 0 || MX.a[i] > cyc) { hideTip(); return; }
+  const L = MX.lanes;
+  showTip(ev, 'cycles ' + fmt(MX.a[i]) + ' to ' + fmt(MX.b[i]) + '\nIPC ' + L[0].fmt(L[0].v[i]) +
+    (MX.mem ? '\nL1 hit ' + L[1].fmt(L[1].v[i]) + ' \u00b7 L2 hit ' + L[1].fmt(L[1].v2[i]) + '\nDRAM ' + L[2].fmt(L[2].v[i]) + ' GB/s' : '') +
+    '\nwaiting on global memory: ' + L[3].fmt(L[3].v[i]));
+});
+msp.cv.addEventListener('mouseleave', hideTip);
 
 /* ---- zoom and pan ---- */
 function setView(a, b) {
@@ -445,6 +578,18 @@ function setLanes(m) {
 }
 $('lrows').onclick = function () { setLanes('rows'); };
 $('lheat').onclick = function () { setLanes('heat'); };
+$('luni').onclick = function () {
+  collapseUniform = !collapseUniform;
+  $('luni').classList.toggle('on', collapseUniform);
+  $('luni').textContent = 'uniform warps: ' + (collapseUniform ? 'strip' : 'rows');
+  ln.relayout(); drawNow();
+};
+/* nothing diverges: the lane panel is all strips, so give the timeline the room */
+if (allUniform && rows.length) {
+  $('tlpanel').style.flex = '78'; $('lnpanel').style.flex = '22';
+  $('lnpanel').querySelector('.ptitle .hint').textContent = 'no warp diverges in this window: one strip per warp (darker = more lanes active)';
+  tl.resize(); ln.resize();
+}
 function setLaneScale(k) { laneScale = k; $('ltall').textContent = 'lane height ' + k + 'x'; setLanes('rows'); }
 $('ltall').onclick = function () { setLaneScale(laneScale % 3 + 1); };
 window.addEventListener('keydown', function (ev) {
@@ -487,7 +632,7 @@ panels.forEach(function (p) {
   p.cv.addEventListener('mousemove', function (ev) { if (!drag) hover(p, ev); });
   p.cv.addEventListener('mouseleave', hideTip);
 });
-window.addEventListener('resize', function () { panels.forEach(function (p) { p.resize(); }); drawNow(); });
+window.addEventListener('resize', function () { panels.forEach(function (p) { p.resize(); }); msp.resize(); drawNow(); });
 
 /* ---- hit testing ---- */
 function issueNear(r, cyc, tolCycles) {
@@ -641,6 +786,15 @@ function coalesceView(m) {
 function bankView(m) {
   const B = D.banks, BB = D.bankBytes, det = m.det || [];
   const wf = det[0] || 1, ideal = det[1] || 1, conf = det[2] || 0, ways = det[3] || 1;
+  let h = '<h3>Bank map</h3><div class="sum">' + B + ' banks of ' + BB + ' B: <b class="' + (conf ? 'bad' : 'good') + '">' + wf + ' wavefront' + (wf === 1 ? '' : 's') + '</b> (ideal ' + ideal + ')' +
+    (conf ? ', ' + conf + ' bank conflict' + (conf === 1 ? '' : 's') + ': <b class="bad">' + ways + '-way</b>' : ': no bank conflict') + '</div>';
+  h += bankSvg(m, window.innerHeight - 300);
+  h += '<div class="hint">one column per bank, the lanes that hit it stacked; red columns need more than one distinct word' + (det[6] ? ' (alternating shades: successive wavefronts)' : '') + '; lanes on the same word share it</div>';
+  return h;
+}
+/* the bank map as an SVG at most about ah pixels tall */
+function bankSvg(m, ah) {
+  const B = D.banks, BB = D.bankBytes, det = m.det || [];
   const lw = det[6] || null;
   /* lanes per bank; distinct words per bank */
   const col = [];
@@ -653,29 +807,44 @@ function bankView(m) {
     const w = Math.floor(a / BB), b = w % B;
     col[b].push(l); words[b].add(w);
   }
-  let maxStack = 1;
-  col.forEach(function (c) { if (c.length > maxStack) maxStack = c.length; });
-  const cw = Math.min(12, Math.floor(400 / B)), bh = maxStack > 24 ? 10 : 12, top = 26;
-  const H = top + maxStack * bh + 4;
-  let s = '<svg width="' + (B * cw + 34) + '" height="' + H + '">';
-  s += '<text x="0" y="9" font-size="9" fill="#666">bank</text><text x="0" y="22" font-size="9" fill="#666">words</text>';
+  /* as wide as the panel and as tall as the room left, so the whole map
+   * stays above the fold and its numbers read from the back of a room: a
+   * bank with more lanes than fit in a column at a readable height wraps
+   * them into several sub-columns */
+  const aw = Math.max(300, $('detail').clientWidth - 24), lx = 42;
+  ah = Math.max(120, ah);
+  const want = document.body.classList.contains('big') ? 24 : 18;
+  const rowsFit = Math.max(1, Math.floor((ah - 38) / want));
+  const g = col.map(function (c) { return Math.max(1, Math.ceil(c.length / rowsFit)); });
+  /* wrapped banks get sub-columns wide enough for two-digit lane numbers */
+  const units = g.reduce(function (x, y) { return x + y; }, 0), nwrap = g.filter(function (k) { return k > 1; }).length;
+  const cw0 = Math.max(9, Math.min(48, Math.floor((aw - lx) / units)));
+  const cwL = nwrap ? Math.max(cw0, want) : cw0;
+  const cw = nwrap ? Math.max(9, Math.floor((aw - lx - (units - B + nwrap) * cwL) / (B - nwrap))) : cw0;
+  const colW = function (b) { return g[b] > 1 ? g[b] * cwL : cw; };
+  const fs = Math.max(8, Math.min(18, Math.floor((cw - 1) / 1.2))), top = 2 * fs + 10;
+  let stack = 1, width = lx + 2;
+  col.forEach(function (c, b) { stack = Math.max(stack, Math.ceil(c.length / g[b])); width += colW(b); });
+  const bh = Math.max(6, Math.min(32, Math.floor((ah - top) / stack)));
+  const H = top + stack * bh + 4;
+  let s = '<svg class="bankmap" width="' + width + '" height="' + H + '">';
+  s += '<text x="0" y="' + fs + '" font-size="' + Math.min(fs, 12) + '" fill="#666">bank</text><text x="0" y="' + (2 * fs + 5) + '" font-size="' + Math.min(fs, 12) + '" fill="#666">words</text>';
+  let x = lx;
   for (let b = 0; b < B; b++) {
-    const x = 30 + b * cw, nw = words[b].size, hot = nw > 1;
-    if (hot) s += '<rect x="' + x + '" y="' + (top - 14) + '" width="' + cw + '" height="' + (H - top + 14) + '" fill="#f9caca"></rect>';
-    if (b % 4 === 0) s += '<text x="' + (x + cw / 2) + '" y="9" font-size="8" text-anchor="middle" fill="#666">' + b + '</text>';
-    if (nw) s += '<text x="' + (x + cw / 2) + '" y="22" font-size="8" text-anchor="middle" fill="' + (hot ? '#b00020' : '#333') + '" font-weight="' + (hot ? 'bold' : 'normal') + '">' + nw + '</text>';
+    const bw = colW(b), sw = g[b] > 1 ? cwL : cw, nw = words[b].size, hot = nw > 1, per = Math.ceil(col[b].length / g[b]);
+    const ls = Math.min(18, bh - 3, Math.floor((sw - 2) / 1.2));
+    if (hot) s += '<rect x="' + x + '" y="' + (fs + 4) + '" width="' + bw + '" height="' + (H - fs - 4) + '" fill="#f9caca"></rect>';
+    s += '<text x="' + (x + bw / 2) + '" y="' + fs + '" font-size="' + fs + '" text-anchor="middle" fill="#444">' + b + '</text>';
+    if (nw) s += '<text x="' + (x + bw / 2) + '" y="' + (2 * fs + 5) + '" font-size="' + fs + '" text-anchor="middle" fill="' + (hot ? '#b00020' : '#333') + '" font-weight="' + (hot ? 'bold' : 'normal') + '">' + nw + '</text>';
     col[b].forEach(function (l, k) {
-      const wv = lw ? lw[l] : 0;
+      const wv = lw ? lw[l] : 0, cx = x + Math.floor(k / per) * sw, cy = top + (k % per) * bh;
       const fill = hot ? (wv % 2 ? '#e8807c' : '#c9302c') : '#5e9e5e';
-      s += '<rect x="' + (x + .5) + '" y="' + (top + k * bh) + '" width="' + (cw - 1) + '" height="' + (bh - 1) + '" fill="' + fill + '" stroke="' + (hot ? '#8b0000' : '#4a7a4a') + '" stroke-width=".5"><title>lane ' + l + ': ' + hex(m.addr[l]) + ', word ' + Math.floor(m.addr[l] / BB) + ', bank ' + b + (lw ? ', wavefront ' + (wv + 1) : '') + '</title></rect>';
-      if (cw >= 11) s += '<text x="' + (x + cw / 2) + '" y="' + (top + k * bh + bh - 3) + '" font-size="7" text-anchor="middle" fill="#fff">' + l + '</text>';
+      s += '<rect x="' + (cx + .5) + '" y="' + cy + '" width="' + (sw - 1) + '" height="' + (bh - 1) + '" fill="' + fill + '" stroke="' + (hot ? '#8b0000' : '#4a7a4a') + '" stroke-width=".5"><title>lane ' + l + ': ' + hex(m.addr[l]) + ', word ' + Math.floor(m.addr[l] / BB) + ', bank ' + b + (lw ? ', wavefront ' + (wv + 1) : '') + '</title></rect>';
+      if (ls >= 7) s += '<text x="' + (cx + sw / 2) + '" y="' + (cy + bh / 2 + ls * 0.35) + '" font-size="' + ls + '" text-anchor="middle" fill="#fff">' + l + '</text>';
     });
+    x += bw;
   }
-  s += '</svg>';
-  let h = '<h3>Bank map</h3><div class="sum">' + B + ' banks of ' + BB + ' B: <b class="' + (conf ? 'bad' : 'good') + '">' + wf + ' wavefront' + (wf === 1 ? '' : 's') + '</b> (ideal ' + ideal + ')' +
-    (conf ? ', ' + conf + ' bank conflict' + (conf === 1 ? '' : 's') + ': <b class="bad">' + ways + '-way</b>' : ': no bank conflict') + '</div>';
-  h += '<div class="hint">one column per bank, the lanes that hit it stacked; red columns need more than one distinct word' + (lw ? ' (alternating shades: successive wavefronts)' : '') + '; lanes on the same word share it</div>';
-  return h + s;
+  return s + '</svg>';
 }
 function addrTable(m) {
   const per = Math.ceil(WS / 4);
@@ -696,16 +865,17 @@ function select(r, i, fromHash) {
   const pc = r.iPc[i], ins = instrOf(r, pc), act = r.iAct[i], ex = r.iExec[i];
   const m = memOf(r.iMem[i]);
   let h = '<div class="instr">' + esc(ins[1]) + '</div>';
-  h += '<table class="kv">';
-  h += '<tr><td>warp</td><td>' + esc(warpName(r)) + ' (block #' + r.cta + ', slot ' + r.slot + ')</td></tr>';
-  h += '<tr><td>cycle</td><td>' + fmt(r.iCyc[i]) + '</td></tr>';
-  h += '<tr><td>pc</td><td>' + pc + ' in ' + esc((D.entries[r.entry] || { name: '' }).name) + '</td></tr>';
-  h += '<tr><td>line ' + ins[0] + '</td><td class="src">' + esc((srcText[ins[0]] || '').trim()) + '</td></tr>';
-  h += '</table>';
   h += '<div class="nav"><button id="dprev">\u25c0 previous</button><button id="dnext">next \u25b6</button><button id="dmem">next memory op</button><button id="dzoom">zoom here</button></div>';
-  h += '<h3>Active mask: ' + pop(act) + ' of ' + pop(r.valid) + ' lanes' + (ex !== act ? ', ' + pop(ex) + ' with a true guard' : '') + '</h3>';
-  h += maskSvg(r, act, ex);
-  h += '<div class="hint mono">active ' + hex(act) + ' \u00b7 executed ' + hex(ex) + ' \u00b7 threads ' + hex(r.valid) + '</div>';
+  /* a memory access's map comes first, so it stays above the fold */
+  let where = '<table class="kv">';
+  where += '<tr><td>warp</td><td>' + esc(warpName(r)) + ' (block #' + r.cta + ', slot ' + r.slot + ')</td></tr>';
+  where += '<tr><td>cycle</td><td>' + fmt(r.iCyc[i]) + '</td></tr>';
+  where += '<tr><td>pc</td><td>' + pc + ' in ' + esc((D.entries[r.entry] || { name: '' }).name) + '</td></tr>';
+  where += '<tr><td>line ' + ins[0] + '</td><td class="src">' + esc((srcText[ins[0]] || '').trim()) + '</td></tr>';
+  where += '</table>';
+  const mask = '<h3>Active mask: ' + pop(act) + ' of ' + pop(r.valid) + ' lanes' + (ex !== act ? ', ' + pop(ex) + ' with a true guard' : '') + '</h3>' +
+    maskSvg(r, act, ex) + '<div class="hint mono">active ' + hex(act) + ' \u00b7 executed ' + hex(ex) + ' \u00b7 threads ' + hex(r.valid) + '</div>';
+  if (!m) h += where + mask;
   if (m) {
     const kind = m.atomic ? 'atomic' : m.store ? 'store' : 'load';
     h += '<h3>Memory</h3><div class="sum">' + SPACE[m.space] + ' ' + kind + ', ' + m.bytes + ' B per lane, ' + pop(m.mask) + ' lanes</div>';
@@ -715,7 +885,7 @@ function select(r, i, fromHash) {
       const u = new Set(m.addr.filter(function (a) { return a !== null; }));
       h += '<div class="sum">' + u.size + ' distinct address' + (u.size === 1 ? '' : 'es') + (m.space === 3 ? (u.size > 1 ? ': the constant cache serves them one after another' : ': one broadcast') : '') + '</div>';
     }
-    h += addrTable(m);
+    h += where + mask + addrTable(m);
   }
   /* the warp's instruction stream around this one: divergence and
    * reconvergence read top to bottom */
@@ -727,7 +897,15 @@ function select(r, i, fromHash) {
       lanesStrip(a, function (l) { return (e >>> l) & 1 ? 'rgb(33,102,172)' : 'rgb(146,197,222)'; }, 4) + '</td><td>' + pop(a) + '</td></tr>';
   }
   h += '</table>';
+  showPane('detail');
   $('detailbody').innerHTML = h;
+  $('detail').scrollTop = 0;
+  /* keep the whole bank map above the fold: shrink it to the room left */
+  const bm = $('detailbody').querySelector('svg.bankmap');
+  if (bm) {
+    const room = $('detail').getBoundingClientRect().bottom - bm.getBoundingClientRect().top - 8;
+    if (bm.getBoundingClientRect().height > room) bm.outerHTML = bankSvg(m, room);
+  }
   $('detailbody').querySelectorAll('table.hist tr').forEach(function (tr) {
     tr.onclick = function () { select(r, +tr.getAttribute('data-k'), false); };
   });
@@ -774,20 +952,144 @@ function pick(kind, q) {
   });
   return best;
 }
+/* ---- finders: the toolbar jumps to the worst issue of a kind ---- */
+[['fconf', 'conflict'], ['funco', 'uncoalesced'], ['fdiv', 'divergent']].forEach(function (f) {
+  const s0 = pick(f[1], {});
+  if (!s0) { $(f[0]).disabled = true; $(f[0]).title += ': none in this window'; return; }
+  $(f[0]).onclick = function () {
+    const s = pick(f[1], {}), c = s.r.iCyc[s.i];
+    setView(c - 60, c + 140);
+    select(s.r, s.i, false);
+  };
+});
+
+/* ---- per source line: where the time and the memory trouble are ---- */
+let LS = null, lsKey = 'wc', lsDir = -1, hiLine = 0;
+function lineStats() {
+  if (LS) return LS;
+  const by = {};
+  const get = function (l) {
+    return by[l] || (by[l] = { line: l, inst: 0, div: 0, req: 0, sec: 0, shared: 0, conf: 0, ways: 0, wc: 0, st: new Float64Array(NS) });
+  };
+  rows.forEach(function (r) {
+    const code = (D.entries[r.entry] || { code: [] }).code;
+    for (let i = 0; i < r.iCyc.length; i++) {
+      const s = get(code[r.iPc[i]] ? code[r.iPc[i]][0] : 0), mi = r.iMem[i];
+      s.inst++;
+      if (r.iAct[i] !== r.valid) s.div++;
+      if (mi < 0) continue;
+      const m = D.M[mi], det = m[5] || [];
+      if ((m[0] === 1 || m[0] === 4) && det.length) { s.req += det[0]; s.sec += det[1]; }
+      else if (m[0] === 2 && det.length) { s.shared++; s.conf += det[2]; if (det[3] > s.ways) s.ways = det[3]; }
+    }
+    for (let i = 0; i < r.sFrom.length; i++) {
+      const s = get(r.sLine[i]), d = r.sTo[i] - r.sFrom[i];
+      s.st[r.sState[i]] += d; s.wc += d;
+    }
+  });
+  LS = Object.keys(by).map(function (k) { return by[k]; }).filter(function (s) { return s.line > 0; });
+  LS.forEach(function (s) {
+    s.divp = s.inst ? 100 * s.div / s.inst : 0;
+    s.spr = s.req ? s.sec / s.req : -1;
+    s.code = (srcText[s.line] || '').trim();
+  });
+  return LS;
+}
+function mixSvg(s) {
+  let x = 0, t = '';
+  const W = 64, parts = [];
+  for (let k = 0; k < NS; k++) if (s.st[k]) parts.push(k);
+  parts.sort(function (a, b) { return s.st[b] - s.st[a]; });
+  parts.forEach(function (k) {
+    const w = W * s.st[k] / (s.wc || 1);
+    t += '<rect x="' + x.toFixed(1) + '" y="1" width="' + Math.max(0, w).toFixed(1) + '" height="10" fill="' + COL[k] + '"></rect>';
+    x += w;
+  });
+  const tip = parts.slice(0, 3).map(function (k) { return D.states[k] + ' ' + (100 * s.st[k] / (s.wc || 1)).toFixed(0) + '%'; }).join(', ');
+  return '<svg width="' + W + '" height="12"><title>' + esc(tip) + '</title>' + t + '</svg>';
+}
+const LCOLS = [['line', 'line', 'the kernel source line'], ['code', 'code', 'its text'], ['inst', 'insts', 'warp instructions issued from it in the window'],
+  ['divp', 'diverg.', 'share of its issues with fewer lanes active than the warp has threads'],
+  ['spr', 'sect/req', 'global/local: 32-byte sectors per request (4 = coalesced 4-byte loads)'],
+  ['ways', 'banks', 'shared: the worst n-way bank conflict'], ['wc', 'w-cycles', 'warp-cycles charged to the line (the instruction the warp waits to issue)'],
+  ['mix', 'stall mix', 'the states of those warp-cycles, largest first (hover for the top three)']];
+function showLines() {
+  const L = lineStats().slice();
+  const num = lsKey !== 'code';
+  L.sort(function (a, b) { return num ? (a[lsKey] - b[lsKey]) * lsDir || a.line - b.line : a.code < b.code ? -lsDir : a.code > b.code ? lsDir : 0; });
+  let h = '<div class="hint">Per source line, in the traced window. Click a column to sort, a line to mark its issues in the timeline (blue).</div><table><tr>';
+  LCOLS.forEach(function (c) {
+    h += '<th data-k="' + c[0] + '" title="' + esc(c[2]) + '" class="' + (c[0] === 'code' ? 't' : '') + (c[0] === lsKey ? ' sorted' : '') + '">' + c[1] + (c[0] === lsKey ? (lsDir < 0 ? ' \u25bc' : ' \u25b2') : '') + '</th>';
+  });
+  h += '</tr>';
+  L.forEach(function (s) {
+    h += '<tr class="l' + (s.line === hiLine ? ' cur' : '') + '" data-line="' + s.line + '"><td>' + s.line + '</td><td class="t">' + esc(s.code) + '</td><td>' + fmt(s.inst) + '</td>' +
+      '<td' + (s.div ? ' class="bad"' : '') + '>' + (s.inst ? s.divp.toFixed(0) + '%' : '') + '</td>' +
+      '<td' + (s.spr > 4 ? ' class="bad"' : '') + '>' + (s.spr >= 0 ? +s.spr.toFixed(2) : '') + '</td>' +
+      '<td' + (s.ways > 1 ? ' class="bad"' : '') + '>' + (s.shared ? (s.ways > 1 ? s.ways + '-way' : '1') : '') + '</td>' +
+      '<td>' + fmt(s.wc) + '</td><td>' + mixSvg(s) + '</td></tr>';
+  });
+  $('linesbody').innerHTML = h + '</table>';
+  $('linesbody').querySelectorAll('th').forEach(function (th) {
+    th.onclick = function () {
+      const k = th.getAttribute('data-k');
+      if (k === 'mix') return;
+      if (k === lsKey) lsDir = -lsDir; else { lsKey = k; lsDir = k === 'line' || k === 'code' ? 1 : -1; }
+      showLines();
+    };
+  });
+  $('linesbody').querySelectorAll('tr.l').forEach(function (tr) {
+    tr.onclick = function () { markLine(+tr.getAttribute('data-line')); showLines(); };
+  });
+  showPane('lines');
+}
+/* mark the issues of one source line in the timeline (0: none) */
+function markLine(line) {
+  hiLine = hiLine === line ? 0 : line;
+  rows.forEach(function (r) {
+    r.hi = [];
+    if (!hiLine) return;
+    const code = (D.entries[r.entry] || { code: [] }).code;
+    for (let i = 0; i < r.iCyc.length; i++) if (code[r.iPc[i]] && code[r.iPc[i]][0] === hiLine) r.hi.push(i);
+  });
+  redraw();
+}
+function showPane(which) {
+  $('linesbody').hidden = which !== 'lines';
+  $('detailbody').hidden = which === 'lines';
+  $('dtitle').textContent = which === 'lines' ? 'Source lines' : 'Instruction details';
+  $('srclines').classList.toggle('on', which === 'lines');
+}
+$('srclines').onclick = function () { if ($('linesbody').hidden) showLines(); else showPane('detail'); };
+function setBig(on) {
+  document.body.classList.toggle('big', on);
+  $('big').classList.toggle('on', on);
+  panels.forEach(function (p) { p.resize(); });
+  if (sel && !$('detailbody').hidden) select(sel.r, sel.i, true);
+  drawNow();
+}
+$('big').onclick = function () { setBig(!document.body.classList.contains('big')); };
+
 function fromHash() {
   const q = {};
   location.hash.replace(/^#/, '').split('&').forEach(function (kv) { const p = kv.split('='); if (p[0]) q[decodeURIComponent(p[0])] = decodeURIComponent(p[1] || ''); });
   if (q.lanes === 'heat') setLanes('heat');
   if (q.laneh) setLaneScale(Math.max(1, Math.min(3, +q.laneh | 0)));
+  if (q.big !== undefined) setBig(true);
+  if (q.uniform === 'rows') $('luni').onclick();
   if (q.from !== undefined && q.to !== undefined) setView(+q.from, +q.to);
   const s = q.pick || q.cycle !== undefined || q.pc !== undefined ? pick(q.pick || 'any', q) : null;
   if (s) {
     if (q.zoom) { const c = s.r.iCyc[s.i], z = +q.zoom; setView(c - z / 2, c + z / 2); }
     select(s.r, s.i, true);
   }
+  if (q.line !== undefined) { markLine(+q.line); showLines(); }
+  else if (q.lines !== undefined) showLines();
 }
 if (!rows.length) $('detailbody').innerHTML = '<p id="empty">Nothing was traced in this window.</p>';
 fromHash();
 window.addEventListener('hashchange', fromHash);
 drawNow();
+/* for tests/browser_check.sh: the page is drawn, this many ms after it started */
+document.body.setAttribute('data-drawn-ms', String(Math.round(performance.now())));
 })();
