@@ -5,9 +5,13 @@
  * ptxas's output depends on modifiers, types or operands.  Each rule says
  * which SASS it stands for (sm_70 to sm_90, as `cuobjdump -sass` shows it):
  *
- *   ld.param            0  the parameter is a constant-bank operand c[0x0][..]
- *                          of the instruction that uses it (or a ULDC that
- *                          ptxas hoists and shares)
+ *   ld.param .u64       0  a pointer is the constant-bank operand c[0x0][..]
+ *                          of the IMAD.WIDE that indexes it
+ *   ld.param 32-bit     1  a ULDC or MOV: an instruction takes at most one
+ *                          constant-bank operand, so a scalar parameter that
+ *                          meets another one (i * stride + offset) is
+ *                          loaded first; counted 1 each, calibrated on the
+ *                          H100 reference (docs/validation.md)
  *   cvta.to.global,     0  generic and global addresses are the same on
  *   cvta.global            these GPUs: ptxas emits nothing
  *   mov %ntid/%nctaid,  0  launch constants live in the constant bank
@@ -37,8 +41,11 @@
  *   sin/cos             2  FMUL.RZ range reduction + MUFU.SIN/COS
  *   ret/exit            1  EXIT
  * Each warp also runs a prologue before pc 0: MOV R1, c[0x0][0x28] (the
- * stack pointer, every kernel), and ULDC.64 of the global memory
- * descriptor when the entry touches global or generic memory (sm_80+).
+ * stack pointer, every kernel), ULDC.64 of the global memory descriptor
+ * when the entry touches global or generic memory (sm_80+), and a MOV of
+ * the immediate multiplier when a fused IMAD.WIDE adds a constant-bank
+ * pointer (IMAD.WIDE R, R, R(=4), c[..]: the bank operand takes the slot
+ * an immediate would).
  */
 #include "backend.h"
 #include "cfg.h"
@@ -124,7 +131,7 @@ int backend_minst(const Instr *in)
         }
         if (in->opd[1].kind == OPD_SYM) return 0;
         return 1;
-    case OP_LD: return in->space == SP_PARAM ? 0 : 1;
+    case OP_LD: return in->space == SP_PARAM && bits == 64 ? 0 : 1;
     case OP_CVTA: return in->space == SP_GLOBAL ? 0 : 1;
     case OP_MUL: case OP_MAD:
         if (isint && bits == 64 && in->mul != MUL_WIDE) return 3;
@@ -206,6 +213,7 @@ void backend_account(Entry *e)
         for (int i = 0; i < u.nrd; i++) if (u.rd[i] < n) reads[u.rd[i]]++;
         for (int i = 0; i < u.nwr; i++) if (u.wr[i] < n) { writes[u.wr[i]]++; def[u.wr[i]] = pc; }
     }
+    int imm_wide = 0;
     for (int pc = 0; pc < e->ncode; pc++) {
         Instr *in = &e->code[pc];
         if (!is_add64(in) || in->guard != REG_NONE) continue;
@@ -220,9 +228,11 @@ void backend_account(Entry *e)
             if (b < 0 || e->blocks[b].first > (uint32_t)def[r]) continue;
             in->minst = 0;
             in->mclass = MCLS_FOLDED;
+            if (m->opd[2].kind == OPD_IMM) imm_wide = 1;
             break;
         }
     }
+    e->prologue_minst += imm_wide;
     free(reads); free(writes); free(def);
 }
 

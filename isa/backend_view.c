@@ -45,9 +45,9 @@ void backend_disasm(const Program *p, int ei, FILE *out)
     if (m->regs_spilled)
         fprintf(out, "// .maxnreg %d: %d registers over it would spill to local memory (counted, not simulated)\n",
                 src->maxnreg, m->regs_spilled);
-    fprintf(out, "// %" PRIu64 " PTX instructions -> %" PRIu64 " machine instructions if each ran once "
-                 "(prologue %d: MOV R1 stack pointer%s)\n",
-            ptx, mach, m->prologue_minst, m->prologue_minst > 1 ? ", ULDC.64 memory descriptor" : "");
+    fprintf(out, "// %" PRIu64 " PTX instructions -> %" PRIu64 " machine instructions if each ran once, "
+                 "%d of them the prologue (MOV R1, c[0x0][0x28]; ULDC.64 descriptor; MOV of an IMAD.WIDE immediate)\n",
+            ptx, mach, m->prologue_minst);
     fputs("//  mpc  src  line  sass class   instruction\n", out);
     char text[512];
     for (int b = 0; b < m->nblocks; b++) {

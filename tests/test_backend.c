@@ -239,7 +239,7 @@ static void test_machine_instruction_counts(void **state)
     assert_int_equal(e->code[at(e, 9)].minst, 11);
     assert_int_equal(e->code[at(e, 10)].minst, 1);
     assert_int_equal(e->code[at(e, 11)].minst, 3);
-    assert_int_equal(e->prologue_minst, 2);
+    assert_int_equal(e->prologue_minst, 3);    /* MOV R1, ULDC.64 descriptor, MOV of the IMAD.WIDE's 4 */
     /* every opcode has a count and a class */
     for (int op = 0; op < OP_COUNT; op++) assert_true(isa_ops[op].minst >= 1);
     program_free(p);
@@ -321,6 +321,51 @@ static void test_reference_registers(void **state)
         diag_free(&dl);
         program_free(p);
     }
+}
+
+/* The H100 reference: smsp__inst_executed.sum within 10% in machine order
+ * (functional runs count the same instructions as timed ones). */
+static void test_reference_instructions(void **state)
+{
+    (void)state;
+    static const struct { const char *file; const char *def[3]; double h100; } ref[] = {
+        { "tests/validation/coalesce_ld.s", { "STRIDE=1" }, 512 },
+        { "tests/validation/coalesce_st.s", { "STRIDE=1" }, 512 },
+        { "tests/validation/bank_ld.s", { "STRIDE=1" }, 704 },
+        { "tests/validation/transpose_naive.s", { "N=1024" }, 589824 },
+        { "tests/validation/transpose_shared.s", { "N=1024" }, 983040 },
+        { "tests/validation/transpose_padded.s", { "N=1024" }, 983040 },
+        { "tests/validation/naive_mm.s", { "M=256", "N=256", "K=256" }, 2492416 },
+        { "tests/validation/tiled_mm.s", { "M=256", "N=256", "K=256" }, 2062336 },
+    };
+    Config h;
+    DiagList dl = { 0 };
+    config_defaults(&h);
+    assert_int_equal(config_load_file(&h, "configs/hopper.ini", &dl), 0);
+    for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++) {
+        AsmDefine d[3];
+        char buf[3][32];
+        int nd = 0;
+        for (; nd < 3 && ref[i].def[nd]; nd++) {
+            snprintf(buf[nd], sizeof buf[nd], "%s", ref[i].def[nd]);
+            char *eq = strchr(buf[nd], '=');
+            *eq = '\0';
+            d[nd] = (AsmDefine){ buf[nd], eq + 1 };
+        }
+        AsmOptions o = { d, nd };
+        Program *p = asm_assemble_file(ref[i].file, &o, &dl);
+        assert_non_null(p);
+        Run r;
+        RunOptions ro = { .functional = 1 };
+        assert_int_equal(run_program(&r, p, &h, "configs/hopper.ini", &ro, &dl), RUN_OK);
+        double err = ((double)r.stats.inst - ref[i].h100) / ref[i].h100;
+        print_message("%-36s %9llu machine (%9llu PTX), H100 %9.0f: %+.1f%%\n", ref[i].file,
+                      (unsigned long long)r.stats.inst, (unsigned long long)r.stats.ptx_inst, ref[i].h100, 100 * err);
+        assert_true(err < 0.10 && err > -0.10);
+        run_free(&r);
+        program_free(p);
+    }
+    diag_free(&dl);
 }
 
 /* ---- differential: source and machine order leave the same memory -------------- */
@@ -581,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_machine_instruction_counts),
         cmocka_unit_test(test_register_counts),
         cmocka_unit_test(test_reference_registers),
+        cmocka_unit_test(test_reference_instructions),
         cmocka_unit_test(test_every_kernel_same_memory),
         cmocka_unit_test(test_random_kernels),
     };

@@ -40,9 +40,9 @@ static void test_vecadd_seed004(void **state)
     assert_int_equal(s.ctas_launched, 16);
     assert_int_equal(s.warps_launched, 32);
     /* 10 PTX instructions to the branch, 8 in the body, ret: 19 per warp
-     * (the machine count, smsp__inst_executed.sum, folds some: 16) */
+     * (the machine count, smsp__inst_executed.sum: 17, see isa/backend.c) */
     assert_int_equal(s.ptx_inst, 32 * 19);
-    assert_int_equal(s.inst, 32 * 16);
+    assert_int_equal(s.inst, 32 * 17);
     /* 31 full warps x 19 x 32 lanes, warp 31: 10x32 + 8x11 + 1x32 */
     assert_int_equal(s.thread_inst, 31 * 19 * 32 + 10 * 32 + 8 * 11 + 32);
     assert_int_equal(s.branches, 32);

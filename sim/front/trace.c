@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/backend.h"
 #include "isa/disasm.h"
 #include "sim/mem/coalesce.h"
 #include "sim/mem/smem.h"
@@ -373,7 +374,8 @@ static uint64_t window_end(const Trace *t)
 static const Entry *entry_of(const Trace *t, int launch)
 {
     if (launch < 0 || launch >= t->prog->nlaunches) return NULL;
-    return &t->prog->entries[t->prog->launches[launch].entry];
+    /* the code the warps issue: pcs are machine pcs in core.schedule=machine */
+    return backend_entry(&t->prog->entries[t->prog->launches[launch].entry], t->cfg->core.schedule == CORE_SCHEDULE_MACHINE);
 }
 
 /* A JSON string; '/' and '<' escaped so that no "</script" and no URL can
@@ -605,7 +607,7 @@ static void write_data(Trace *t, const Layout *L, FILE *f)
     char text[256];
     uint8_t *used_line = calloc((size_t)p->nlines + 2, 1);
     for (int i = 0; i < p->nentries; i++) {
-        const Entry *e = &p->entries[i];
+        const Entry *e = backend_entry(&p->entries[i], t->cfg->core.schedule == CORE_SCHEDULE_MACHINE);
         int launched = 0;
         for (int k = 0; k < p->nlaunches; k++) launched |= p->launches[k].entry == i;
         fputs(i ? ",{\"name\":" : "{\"name\":", f);

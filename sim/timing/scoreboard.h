@@ -26,6 +26,7 @@ typedef enum PendKind { PEND_FIXED, PEND_SHORT, PEND_LONG, PEND_IMC } PendKind;
 typedef struct Deps {
     uint16_t reg[12];    /* reads, then writes */
     uint8_t nread, nwrite;
+    uint8_t minst;       /* machine instructions (Instr.minst): 0 folded, n slots */
     uint64_t bits;       /* scoreboard_bit() of every register in reg[] */
 } Deps;
 

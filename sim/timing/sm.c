@@ -100,6 +100,14 @@ void sm_free(Sm *sm)
     memset(sm, 0, sizeof *sm);
 }
 
+/* A warp in an expansion's issue slots stays selected until busy_until:
+ * nothing wakes it before (release, fetch and memory wake-ups go through
+ * here). */
+static inline uint64_t not_before(const SmWarp *sw, uint64_t when)
+{
+    return when < sw->busy_until ? sw->busy_until : when;
+}
+
 static void set_fetchable(Sm *sm, int slot, int on)
 {
     if (on) sm->fetchable[slot / 64] |= 1ull << (slot % 64);
@@ -434,7 +442,7 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     }
     const Entry *e = t->k->entry;
     if (t->k->machine) {
-        while (sw->pc < (uint32_t)e->ncode && e->code[sw->pc].minst == 0) {
+        while (sw->pc < (uint32_t)e->ncode && t->deps[sw->pc].minst == 0) {
             int f = fold(t, sw);
             if (f < 0) { v.reason = STALL_SELECTED; return v; }   /* fault: issue() reports it */
             if (f == 0) break;
@@ -484,7 +492,8 @@ static void release_cta(Sm *sm, int cta, uint64_t now)
         SmWarp *sw = &sm->slots[s];
         if (!sw->resident || sw->cta != cta) continue;
         if (sw->at_barrier && !sw->w->at_barrier) sw->released = now;   /* at_barrier clears the cycle after */
-        if (sm->wake[s] > now + 1) wake_set(sm, s, now + 1);
+        uint64_t when = not_before(sw, now + 1);
+        if (sm->wake[s] > when) wake_set(sm, s, when);
     }
 }
 
@@ -567,7 +576,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     LsuCost cost = { 1, 0, 0 };
     if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st);
     /* an expansion into n machine instructions takes n issue slots */
-    int slots = t->k->machine && pc < (uint32_t)e->ncode && e->code[pc].minst > 1 ? e->code[pc].minst : 1;
+    int slots = t->k->machine && pc < (uint32_t)e->ncode && t->deps[pc].minst > 1 ? t->deps[pc].minst : 1;
     /* the prologue (MOV R1, ...; counted at launch) takes the first issue's slots too */
     if (t->k->machine && !sw->started) slots += e->prologue_minst;
     sw->started = 1;
@@ -696,7 +705,7 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
         SmWarp *sw = &sm->slots[served];
         /* a warp that had nothing buffered is looked at again once this lands;
          * one that had an instruction is already waiting on something else */
-        if (sw->ibuf == 0 && sm->wake[served] > now + 1) wake_set(sm, served, now + 1);
+        if (sw->ibuf == 0 && sm->wake[served] > not_before(sw, now + 1)) wake_set(sm, served, not_before(sw, now + 1));
         sw->ibuf = sw->ibuf + width > depth ? depth : sw->ibuf + width;
         sm->fetch_rr[u] = served + 1 == sm->nslots ? 0 : served + 1;
         if (sw->ibuf >= depth) set_fetchable(sm, served, 0);
@@ -747,8 +756,6 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         for (int i = 0; i < nd && !t->faulted; i++) {
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
-            /* still in an expansion's issue slots: it stays selected */
-            if (sw->busy_until > now) { wake_refile(sm, slot, sw->busy_until); continue; }
             Verdict v = evaluate(sm, t, sw);
             int candidate = visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
@@ -782,6 +789,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
 
 void sm_wake(Sm *sm, int slot, uint64_t when)
 {
+    when = not_before(&sm->slots[slot], when);
     if (sm->wake[slot] > when) wake_set(sm, slot, when);
     if (sm->next_wake > when) sm->next_wake = when;
 }
