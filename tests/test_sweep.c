@@ -341,8 +341,8 @@ static void test_zip_configs_and_failures(void **state)
                             "configs/fermi.ini kernels/vecadd.s", 0, &out), 0);
     assert_string_equal(out, "l1.size_bytes,l1.assoc,kernel,status,cycles,ipc,occupancy_pct,inst,stall_1,stall_2,stall_3,"
                              "bank_conflicts,sectors_per_request,l1_hit_pct,l2_hit_pct,dram_bytes,dram_gbps\n"
-                             "16KiB,4,kernels/vecadd.s,ok,,,,608,,,,0,3.9375,,,,\n"
-                             "48KiB,6,kernels/vecadd.s,ok,,,,608,,,,0,3.9375,,,,\n");
+                             "16KiB,4,kernels/vecadd.s,ok,,,,544,,,,0,3.9375,,,,\n"
+                             "48KiB,6,kernels/vecadd.s,ok,,,,544,,,,0,3.9375,,,,\n");
     free(out);
     assert_int_equal(gpusim("--functional --zip l1.assoc=4 configs/fermi.ini kernels/vecadd.s", 1, &out), 2);
     assert_non_null(strstr(out, "--zip varies a name together with the --sweep or -D list before it"));
@@ -356,7 +356,7 @@ static void test_zip_configs_and_failures(void **state)
                             "kernels/vecadd.s", 0, &out), 0);
     assert_non_null(strstr(out, "config,sm.warp_size,kernel,status,"));
     assert_non_null(strstr(out, "\nconfigs/fermi.ini,8,kernels/vecadd.s,ok,,,,2416,"));
-    assert_non_null(strstr(out, "\nconfigs/volta.ini,32,kernels/vecadd.s,ok,,,,608,"));
+    assert_non_null(strstr(out, "\nconfigs/volta.ini,32,kernels/vecadd.s,ok,,,,544,"));
     free(out);
     assert_int_equal(gpusim("--emit-jobs --sweep sm.warp_size=8,32 --zip sm.max_warps=192,48 configs/fermi.ini "
                             "configs/volta.ini kernels/vecadd.s", 0, &out), 0);
