@@ -355,7 +355,7 @@ static void test_zip_configs_and_failures(void **state)
     assert_int_equal(gpusim("--functional --no-time --sweep sm.warp_size=8,32 configs/fermi.ini configs/volta.ini "
                             "kernels/vecadd.s", 0, &out), 0);
     assert_non_null(strstr(out, "config,sm.warp_size,kernel,status,"));
-    assert_non_null(strstr(out, "\nconfigs/fermi.ini,8,kernels/vecadd.s,ok,,,,2416,"));
+    assert_non_null(strstr(out, "\nconfigs/fermi.ini,8,kernels/vecadd.s,ok,,,,2160,"));
     assert_non_null(strstr(out, "\nconfigs/volta.ini,32,kernels/vecadd.s,ok,,,,544,"));
     free(out);
     assert_int_equal(gpusim("--emit-jobs --sweep sm.warp_size=8,32 --zip sm.max_warps=192,48 configs/fermi.ini "
