@@ -90,7 +90,13 @@ typedef struct MemStats {
     /* interconnect and back-pressure */
     uint64_t icnt_req_packets, icnt_req_flits, icnt_reply_packets, icnt_reply_flits;
     uint64_t retry_l1_busy, retry_mshr, retry_icnt, retry_records;   /* MEM_RETRY answers, by cause */
+    /* cycles an L2 slice's tag stage held a request it could not take, summed
+     * over slices, by what it waited for (index L2_WAIT_* - 1): a free DRAM
+     * queue entry, room in the reply port, an unreserved way, an MSHR */
+    uint64_t l2_wait_cycles[4];
 } MemStats;
+
+enum { L2_WAIT_DRAM = 1, L2_WAIT_REPLY, L2_WAIT_RESERVED, L2_WAIT_MSHR };
 
 enum { MEM_OK, MEM_PENDING, MEM_RETRY };
 
