@@ -13,8 +13,10 @@
  *   -> miss: MSHR (up to l1.mshr_merge misses to a line already on its
  *      way merge into it; one more retries), request packet into the SM's
  *      crossbar port (icnt.queue_depth flits)
- *   -> crossbar (icnt.latency, one flit per port per cycle) to the slice
- *      that owns the line: slice = (addr / dram.interleave_bytes) % l2.slices
+ *   -> crossbar (icnt.latency, one flit per port per cycle; a port picks
+ *      among its first icnt.lookahead packets) to the slice that owns the
+ *      line: slice = (addr / dram.interleave_bytes) % l2.slices, with
+ *      dram.partition_hash after a hashed rotation (memsys.c)
  *   -> l2.hit_lat of partition pipeline, then the L2 tag stage, one request
  *      per cycle; hit: reply packet; miss: MSHR (up to l2.mshr_merge
  *      requests per line; one more holds the tag stage, and every request
