@@ -315,7 +315,9 @@ static void test_config_set(void **state)
     assert_int_equal(h.lat.fma, 4);              /* micro.csv ffma 4.06 */
     assert_int_equal(h.lat.dp, 8);               /* micro.csv dfma 8.04 */
     assert_int_equal(h.lat.sfu, 17);             /* micro.csv mufu_ex2 17.0 */
-    assert_int_equal(h.dram.ctrl_lat, 362);      /* calibrated to micro.csv's DRAM chase (test_validation.c) */
+    assert_int_equal(h.dram.ctrl_lat, 348);      /* calibrated to micro.csv's DRAM chase (test_validation.c) */
+    assert_true(h.dram.partition_hash && h.dram.split_cmd_bus);   /* micro.csv dram_bw (hopper.ini header) */
+    assert_int_equal(h.icnt.lookahead, 8);       /* micro.csv l2_bw (hopper.ini header) */
     assert_int_equal(h.l1.mshr_merge, 64);       /* Accel-Sim SM90_H100 dl1 "A:512:64" */
     assert_int_equal(h.l2.mshr_merge, 16);       /* calibrated on naive_mm and tiled_mm (hopper.ini header) */
     /* Accel-Sim's merge limits elsewhere: SM80_A100 "A:512:64" / "A:192:4", SM7_QV100 "A:256:8" / "A:192:4" */

@@ -666,6 +666,122 @@ static void issue_rates_near_h100(void **state)
     diag_free(&dl);
 }
 
+/* ---- bandwidth: DRAM, L2 and L1 against micro.csv -----------------------------------
+ * tests/validation/micro/bw_*.s are micro.cu's bandwidth kernels as nvcc
+ * wrote them.  They run on a quarter of hopper.ini (33 SMs, 10 DRAM
+ * channels, 20 L2 slices: the same load on each channel and slice as the
+ * whole H100), so that the test takes seconds:
+ *   DRAM read, write, copy: 8 blocks of 512 threads per SM stream 16 MiB
+ *     (8 MiB for the copy: 16 MiB moved), the L2 cut to 800 KiB so that
+ *     it keeps 5% of the stream when the kernel ends, as the H100's 50 MB
+ *     does of its 1 GiB (a write-back L2 flushes that part untimed).
+ *     GB/s = bytes moved / (elapsed - gpu.launch_cycles) at 1980 MHz, x 4
+ *     for the whole GPU; within 10% of the dram_bw rows.  The rate is
+ *     reached at this size: bw_read of 64 MiB on all of hopper.ini, 3052.
+ *   L2: 2 blocks of 1024 threads per SM read a 2 MiB working set (a
+ *     quarter of the H100's 8 MiB) with ld.global.cg, one pass to warm the
+ *     L2, then 4 timed; bytes/cycle/SM from the blocks' clock64 stamps, the
+ *     median over SMs as micro.cu does; within 15% of the l2_bw row.
+ *   L1: one block of 1024 threads on one SM re-reads its 16 KiB 64 times
+ *     with ld.global.ca; within 15% of the l1_bw row. */
+/* The value of micro.csv's row `key` (what, name,) whose unit starts with unit. */
+static double csv_value(const char *text, const char *key, const char *unit)
+{
+    for (const char *at = strstr(text, key); at; at = strstr(at + 1, key)) {
+        const char *u = strchr(at + strlen(key), ',');
+        if (u && strncmp(u + 1, unit, strlen(unit)) == 0) return atof(at + strlen(key));
+    }
+    fail_msg("%s has no row %s... %s", MICRO_PATH, key, unit);
+    return -1;
+}
+
+static void quarter_hopper(Config *c, const char *l2_size)
+{
+    load_config(c, HOPPER_INI);
+    DiagList dl = { 0 };
+    char l2[64];
+    snprintf(l2, sizeof l2, "l2.size_bytes=%s", l2_size);
+    const char *set[] = { "gpu.num_sms=33", "dram.channels=10", "l2.slices=20", l2 };
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) assert_int_equal(config_set(c, set[i], &dl), 0);
+    diag_free(&dl);
+}
+
+static void bandwidth_near_h100(void **state)
+{
+    (void)state;
+    char *text = slurp(MICRO_PATH);
+    if (!text) fail_msg("cannot read %s", MICRO_PATH);
+    Config c;
+    quarter_hopper(&c, "800KiB");
+    struct { const char *file, *bytes, *row; double moved; } dram[] = {
+        { "bw_read", "(16<<20)", "dram_bw,read_1GiB,", 16 },
+        { "bw_write", "(16<<20)", "dram_bw,write_1GiB,", 16 },
+        { "bw_copy", "(8<<20)", "dram_bw,copy_1GiB_to_1GiB_read_plus_write,", 16 },
+    };
+    for (size_t i = 0; i < sizeof dram / sizeof dram[0]; i++) {
+        double hw = csv_value(text, dram[i].row, "GB/s");
+        char path[96];
+        snprintf(path, sizeof path, "tests/validation/micro/%s.s", dram[i].file);
+        AsmDefine d[] = { { "BYTES", dram[i].bytes }, { "SMS", "33" } };
+        Ran x;
+        run_file(&x, path, d, 2, &c, HOPPER_INI, 0);
+        assert_int_equal(x.rc, RUN_OK);
+        double secs = (double)(x.r.stats.cycles - (uint64_t)c.gpu.launch_cycles) / (c.gpu.core_clock_mhz * 1e6);
+        double gbs = 4 * dram[i].moved * 1048576.0 / secs / 1e9, off = (gbs - hw) / hw * 100.0;
+        printf("   DRAM %-9s H100 %6.0f, gpusim %6.0f GB/s (%+5.1f%%)\n", dram[i].file + 3, hw, gbs, off);
+        assert_true(fabs(off) <= 10.0);
+        ran_free(&x);
+    }
+
+    quarter_hopper(&c, "12800KiB");
+    {
+        double hw = csv_value(text, "l2_bw,8MiB_ldcg_all_SMs,", "bytes/cycle/SM");
+        AsmDefine d[] = { { "WS", "(2<<20)" }, { "PASSES", "4" }, { "SMS", "33" } };
+        Ran x;
+        run_file(&x, "tests/validation/micro/bw_l2.s", d, 3, &c, HOPPER_INI, 0);
+        assert_int_equal(x.rc, RUN_OK);
+        const uint8_t *tt = buffer_bytes(&x, "tt", NULL);
+        int64_t lo[33], hi[33];
+        int n[33] = { 0 };
+        for (int b = 0; b < 66; b++) {
+            int64_t t0 = (int64_t)u64_at(tt, 3 * (uint64_t)b), t1 = (int64_t)u64_at(tt, 3 * (uint64_t)b + 1);
+            int sm = (int)u64_at(tt, 3 * (uint64_t)b + 2);
+            assert_true(sm >= 0 && sm < 33);
+            if (!n[sm] || t0 < lo[sm]) lo[sm] = t0;
+            if (!n[sm] || t1 > hi[sm]) hi[sm] = t1;
+            n[sm]++;
+        }
+        double r[33];
+        int k = 0;
+        for (int sm = 0; sm < 33; sm++)
+            if (n[sm]) r[k++] = n[sm] * (2.0 * 1048576 * 4 / 66) / (double)(hi[sm] - lo[sm]);
+        for (int i = 1; i < k; i++)   /* median */
+            for (int j = i; j > 0 && r[j - 1] > r[j]; j--) { double t = r[j]; r[j] = r[j - 1]; r[j - 1] = t; }
+        double rate = r[k / 2], off = (rate - hw) / hw * 100.0;
+        printf("   L2 (ld.cg)     H100 %6.1f, gpusim %6.1f bytes/cycle/SM (%+5.1f%%)\n", hw, rate, off);
+        assert_true(fabs(off) <= 15.0);
+        ran_free(&x);
+    }
+
+    load_config(&c, HOPPER_INI);
+    DiagList dl = { 0 };
+    assert_int_equal(config_set(&c, "gpu.num_sms=1", &dl), 0);
+    diag_free(&dl);
+    {
+        double hw = csv_value(text, "l1_bw,16KiB_per_block_ldca_1024_threads,", "bytes/cycle/SM");
+        AsmDefine d[] = { { "PASSES", "64" }, { "SMS", "1" } };
+        Ran x;
+        run_file(&x, "tests/validation/micro/bw_l1.s", d, 2, &c, HOPPER_INI, 0);
+        assert_int_equal(x.rc, RUN_OK);
+        const uint8_t *tt = buffer_bytes(&x, "tt", NULL);
+        double rate = 16384.0 * 64 / (double)(u64_at(tt, 1) - u64_at(tt, 0)), off = (rate - hw) / hw * 100.0;
+        printf("   L1 (ld.ca)     H100 %6.1f, gpusim %6.1f bytes/cycle/SM (%+5.1f%%)\n", hw, rate, off);
+        assert_true(fabs(off) <= 15.0);
+        ran_free(&x);
+    }
+    free(text);
+}
+
 /* Barrier cost: tests/validation/micro/barrier.s (micro.cu's bar.sync loop)
  * on hopper.ini with one SM, against micro.csv's barrier rows: within 3% up
  * to 8 warps, where arrivals meet the barrier unit together as on the H100,
@@ -794,6 +910,7 @@ int main(void)
     t[n++] = (struct CMUnitTest){ "chase_matches_hopper", chase_matches_hopper, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "issue_rates_near_h100", issue_rates_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "barrier_cost_near_h100", barrier_cost_near_h100, NULL, NULL, NULL };
+    t[n++] = (struct CMUnitTest){ "bandwidth_near_h100", bandwidth_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "launch_overhead_near_h100", launch_overhead_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "bank_conflict_latency_near_h100", bank_conflict_latency_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "chase_near_h100", chase_near_h100, NULL, NULL, NULL };

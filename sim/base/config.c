@@ -159,6 +159,7 @@ static const ConfigKey keys[] = {
 
     K_INT("icnt.latency", icnt.latency, 8, 0, NOLIMIT, 0, "cycles", "One-way SM <-> L2 slice latency with no contention."),
     K_INT("icnt.flit_bytes", icnt.flit_bytes, 32, 4, 1024, P2 | BY, "bytes", "Bytes a port moves per cycle."),
+    K_INT("icnt.lookahead", icnt.lookahead, 1, 1, 64, 0, "packets", "Packets at the front of a port's queue it may choose from when the head's destination is busy (1: strict FIFO, head-of-line blocking)."),
     K_INT("icnt.queue_depth", icnt.queue_depth, 8, 1, 4096, 0, "flits", "Buffer depth per port."),
 
     K_INT("dram.channels", dram.channels, 6, 1, 64, 0, "channels", "Independent DRAM channels (memory partitions)."),
@@ -183,6 +184,8 @@ static const ConfigKey keys[] = {
     K_INT("dram.queue_depth", dram.queue_depth, 16, 1, 4096, 0, "requests", "Scheduler queue entries per channel."),
     K_ENUM("dram.sched", dram.sched, DRAM_FR_FCFS, dram_sched_names, "Request scheduling: row hits first (fr_fcfs) or strict arrival order (fcfs)."),
     K_BOOL("dram.addr_xor", dram.addr_xor, 0, "XOR low row bits into the bank index to spread strided accesses."),
+    K_BOOL("dram.split_cmd_bus", dram.split_cmd_bus, 0, "Separate row (ACT, PRE) and column (RD, WR) command buses, as HBM has: one of each per DRAM clock instead of one command."),
+    K_BOOL("dram.partition_hash", dram.partition_hash, 0, "Hash higher address bits into the L2 slice and DRAM channel of each interleave chunk (rotate each aligned group of l2.slices chunks by a hash of the group), so that power-of-two strides spread over the partitions."),
 };
 
 enum { NKEYS = (int)(sizeof keys / sizeof keys[0]) };

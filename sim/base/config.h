@@ -136,6 +136,7 @@ typedef struct Config {
     } cc;
     struct {
         int latency, flit_bytes, queue_depth;
+        int lookahead;            /* packets a port may choose from (1: FIFO) */
     } icnt;
     struct {
         int channels, bus_bits, burst_length, banks, bank_groups;
@@ -145,6 +146,8 @@ typedef struct Config {
         int ctrl_lat;             /* SM cycles, not DRAM clocks */
         int sched;                /* enum DramSched */
         bool addr_xor;
+        bool split_cmd_bus;       /* one row and one column command per clock (HBM) */
+        bool partition_hash;      /* slice and channel of a chunk: rotated by a hash of its group of l2.slices chunks */
     } dram;
     ConfigOrigins origin;         /* last member: compare values up to here */
 } Config;

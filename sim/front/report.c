@@ -71,6 +71,18 @@ static int collect(const Run *r, Metric *m)
                     "DRAM achieved bandwidth (GB/s)");
             n = add(m, n, "dram__throughput.avg.pct_of_peak_sustained_elapsed",
                     ms->dram_cycles ? 100.0 * (double)ms->dram_busy_cycles / (double)ms->dram_cycles : 0, 0, "DRAM data bus busy (% of peak)");
+            n = add(m, n, "gpusim__lsu_retry_l1_busy.sum", (double)ms->retry_l1_busy, 1, "LSU retries: L1 tag stage busy");
+            n = add(m, n, "gpusim__lsu_retry_mshr.sum", (double)ms->retry_mshr, 1, "LSU retries: no L1 MSHR or free way");
+            n = add(m, n, "gpusim__lsu_retry_icnt.sum", (double)ms->retry_icnt, 1, "LSU retries: crossbar port full");
+            n = add(m, n, "gpusim__lsu_retry_records.sum", (double)ms->retry_records, 1, "LSU retries: in-flight records full");
+            n = add(m, n, "gpusim__l2_wait_dram_queue.sum", (double)ms->l2_wait_cycles[L2_WAIT_DRAM - 1], 1,
+                    "L2 slice-cycles waiting for a DRAM queue entry");
+            n = add(m, n, "gpusim__l2_wait_reply_port.sum", (double)ms->l2_wait_cycles[L2_WAIT_REPLY - 1], 1,
+                    "L2 slice-cycles waiting for reply-port room");
+            n = add(m, n, "gpusim__l2_wait_reserved.sum", (double)ms->l2_wait_cycles[L2_WAIT_RESERVED - 1], 1,
+                    "L2 slice-cycles waiting for an unreserved way");
+            n = add(m, n, "gpusim__l2_wait_mshr.sum", (double)ms->l2_wait_cycles[L2_WAIT_MSHR - 1], 1,
+                    "L2 slice-cycles waiting for an MSHR or merge slot");
             n = add(m, n, "gpusim__const_serialized.sum", (double)ms->const_serialized, 1, "const cache serialised cycles");
             n = add(m, n, "gpusim__const_misses.sum", (double)ms->const_misses, 1, "const cache line misses");
         }

@@ -87,6 +87,7 @@ void dram_params_from_config(DramParams *p, const Config *c)
     p->queue_depth = c->dram.queue_depth;
     p->sched = c->dram.sched;
     p->addr_xor = c->dram.addr_xor;
+    p->split_cmd = c->dram.split_cmd_bus;
     p->core_clock_mhz = c->gpu.core_clock_mhz;
     p->mem_clock_mhz = c->gpu.mem_clock_mhz;
     uint64_t ck = (uint64_t)llround(c->gpu.core_clock_mhz * 1000.0), mk = (uint64_t)llround(c->gpu.mem_clock_mhz * 1000.0);
@@ -346,23 +347,29 @@ static void run_clock(Dram *d, Chan *ch, uint64_t t)
     }
     assign(d, ch, t);
     int fr = d->p.sched == DRAM_FR_FCFS;
-    int best = -1;
-    Cmd best_cmd = CMD_COL;
+    /* best[0]: the command of the clock; with split command buses,
+     * best[0] the column command and best[1] the row command (ACT, PRE) */
+    int best[2] = { -1, -1 };
+    Cmd best_cmd[2] = { CMD_COL, CMD_COL };
     /* bank.when is current: recompute_next ran after the last command and
      * nothing since changed a timing rule (returns and assignment do not) */
     for (uint64_t x = ch->serving; x; x &= x - 1) {
         int b = __builtin_ctzll(x);
         Cmd c = (Cmd)ch->bank[b].cmd;
         if (ch->bank[b].when > t) continue;
-        if (best >= 0) {
-            int col = c == CMD_COL, bcol = best_cmd == CMD_COL;
-            uint64_t s = ch->q[ch->bank[b].cur].seq, bs = ch->q[ch->bank[best].cur].seq;
+        int k = d->p.split_cmd && c != CMD_COL;
+        if (best[k] >= 0) {
+            int col = c == CMD_COL, bcol = best_cmd[k] == CMD_COL;
+            uint64_t s = ch->q[ch->bank[b].cur].seq, bs = ch->q[ch->bank[best[k]].cur].seq;
             if (fr ? (col < bcol || (col == bcol && s > bs)) : s > bs) continue;
         }
-        best = b;
-        best_cmd = c;
+        best[k] = b;
+        best_cmd[k] = c;
     }
-    if (best >= 0) issue(d, ch, best, best_cmd, t);
+    /* A column command changes no row command's timing and the reverse
+     * (they are for different banks), so both can go in one clock. */
+    for (int k = 0; k < 2; k++)
+        if (best[k] >= 0) issue(d, ch, best[k], best_cmd[k], t);
     ch->cur_d = t + 1;
 }
 

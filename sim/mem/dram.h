@@ -12,7 +12,9 @@
  * The constraints enforced: tRCD, tRP, tRAS, tRC, tRRD (activates to
  * different banks), tCCD / tCCDL (column to column, other / same bank
  * group), tCL, tWL, tWR (write data to precharge), tWTR (write data to read
- * command), the data bus (no two bursts overlap) and one command per clock.
+ * command), the data bus (no two bursts overlap) and one command per clock,
+ * or with split_cmd (dram.split_cmd_bus: HBM's separate row and column
+ * command buses) one row command (ACT, PRE) and one column command.
  *
  * Scheduling (dram.sched): each bank takes one request at a time from the
  * queue.  fr_fcfs: the oldest request for the bank's open row, else the
@@ -56,6 +58,7 @@ typedef struct DramParams {
     int queue_depth;
     int sched;                   /* enum DramSched */
     bool addr_xor;
+    bool split_cmd;              /* one row and one column command per clock */
     double core_clock_mhz, mem_clock_mhz;
     uint64_t core_khz, mem_khz;  /* the two clocks as a reduced integer ratio */
 } DramParams;

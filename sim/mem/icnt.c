@@ -106,6 +106,19 @@ int icnt_push(Icnt *n, const IcntPacket *p)
     return 0;
 }
 
+/* Packet j of a source's queue leaves: the packets before it keep their order. */
+static void ring_take(Ring *r, int j)
+{
+    for (int m = j; m > 0; m--) *ring_at(r, m) = *ring_at(r, m - 1);
+    ring_pop(r);
+}
+
+static int window(const Icnt *n, const Src *s)
+{
+    int w = n->p.lookahead > 1 ? n->p.lookahead : 1;
+    return s->q.n < w ? s->q.n : w;
+}
+
 void icnt_step(Icnt *n, uint64_t now)
 {
     int ns = n->p.nsrc;
@@ -113,10 +126,17 @@ void icnt_step(Icnt *n, uint64_t now)
     for (int k = 0, i = (int)(now % (uint64_t)ns); k < ns; k++, i = i + 1 == ns ? 0 : i + 1) {
         Src *s = &n->src[i];
         if (!s->q.n || s->free_at > now) continue;
-        IcntPacket *p = ring_at(&s->q, 0);
-        if (p->ready > now) continue;
-        Dst *d = &n->dst[p->dst];
-        if (d->free_at > now || d->q.n == d->q.cap) { n->st.blocked++; continue; }
+        /* the oldest ready packet of the window whose destination can take it */
+        int w = window(n, s), j = 0;
+        IcntPacket *p = NULL;
+        Dst *d = NULL;
+        for (; j < w; j++) {
+            p = ring_at(&s->q, j);
+            d = &n->dst[p->dst];
+            if (p->ready <= now && d->free_at <= now && d->q.n < d->q.cap) break;
+            if (j == 0 && p->ready <= now) n->st.blocked++;
+        }
+        if (j == w) continue;
         uint64_t f = p->flits ? p->flits : 1;
         p->arrive = now + (uint64_t)n->p.latency + f - 1;
         if (p->arrive <= now) p->arrive = now + 1;
@@ -124,7 +144,7 @@ void icnt_step(Icnt *n, uint64_t now)
         ring_push(&d->q, p);
         s->flits -= p->flits;
         s->sent++;
-        ring_pop(&s->q);
+        ring_take(&s->q, j);
         n->st.packets++;
         n->st.flits += f;
     }
@@ -146,14 +166,15 @@ uint64_t icnt_next_event(const Icnt *n)
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < n->p.nsrc; i++) {
         const Src *s = &n->src[i];
-        if (!s->q.n) continue;
-        const IcntPacket *p = ring_at(&s->q, 0);
-        const Dst *d = &n->dst[p->dst];
-        if (d->q.n == d->q.cap) continue;
-        uint64_t t = p->ready;
-        if (s->free_at > t) t = s->free_at;
-        if (d->free_at > t) t = d->free_at;
-        if (t < best) best = t;
+        for (int j = 0, w = window(n, s); j < w; j++) {
+            const IcntPacket *p = ring_at(&s->q, j);
+            const Dst *d = &n->dst[p->dst];
+            if (d->q.n == d->q.cap) continue;
+            uint64_t t = p->ready;
+            if (s->free_at > t) t = s->free_at;
+            if (d->free_at > t) t = d->free_at;
+            if (t < best) best = t;
+        }
     }
     return best;
 }

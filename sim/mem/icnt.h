@@ -9,7 +9,10 @@
  * Each cycle every source whose head packet is ready may start it if both
  * ports are free and the destination has a free buffer slot (credit flow
  * control: dst_slots packets per destination, counted from the start of the
- * crossing until the consumer pops the packet).  Sources are served in a
+ * crossing until the consumer pops the packet).  With lookahead > 1 a
+ * source whose head cannot go sends the oldest of its first lookahead
+ * packets that can (virtual output queues, as in input-queued switches:
+ * a busy destination no longer blocks the packets behind it for others).  Sources are served in a
  * rotating order (first source = cycle % sources), so no port starves.
  * A full injection queue is the back-pressure the producer sees (the SM's
  * lg_throttle).  Deterministic, no allocation after icnt_create.
@@ -39,6 +42,7 @@ typedef struct IcntParams {
     int queue_flits;           /* injection queue per source, in flits */
     int src_slots;             /* packets an injection queue can hold (>= queue_flits) */
     int dst_slots;             /* packets a destination buffer holds */
+    int lookahead;             /* packets of a source queue its port may pick from (1: the head only) */
 } IcntParams;
 
 typedef struct IcntStats {

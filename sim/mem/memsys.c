@@ -87,7 +87,8 @@ enum { RETRY_MSHR = 1, RETRY_ICNT, RETRY_RECORDS };
 typedef struct Slice {
     CacheUnit *l2;
     uint64_t tag_free;
-    int blocked;             /* head waits for a resource: no timed wake-up */
+    int blocked;             /* head waits for a resource (its L2_WAIT_*): no timed wake-up */
+    uint64_t blocked_since;
     L2Wait *w;
     int w_free;
     uint64_t hits, misses, sectors;   /* this slice's part of MemStats' (memsys_part_counters) */
@@ -111,6 +112,7 @@ enum { MAX_LINES = COALESCE_MAX_LINES };
 struct MemSys {
     int nsms, slices, channels, warp_size, max_warps;
     int line_bytes, sector_bytes, ib;
+    int phash;               /* dram.partition_hash */
     int l1_enabled, l1_hit, l2_hit, icnt_lat, cc_hit, const_penalty;
     int l1_ways, l1_wb, l1_alloc, l2_wb, l2_alloc;
     int64_t l1_bytes;                 /* current L1 capacity (memsys_set_l1_bytes) */
@@ -181,22 +183,57 @@ double memsys_peak_bytes_per_cycle(const Config *c)
 
 /* L2 slices interleave like the DRAM channels, dram.interleave_bytes at a
  * time; inside a slice, lines are indexed by the slice-local address (the
- * slice bits squeezed out) so every set of every slice is used. */
-static int slice_of(const MemSys *m, uint64_t a) { return (int)(a / (uint64_t)m->ib % (uint64_t)m->slices); }
+ * slice bits squeezed out) so every set of every slice is used.
+ *
+ * dram.partition_hash: the partitions see a permuted address.  Chunk k of
+ * interleave_bytes lies in group g = k / slices; its position in the group
+ * is rotated by a hash of g, so every group still puts one chunk in each
+ * slice (and channel: slices is a multiple of channels), but the slice of
+ * a chunk no longer follows from a few low address bits: regular strides
+ * (one block's base every 8 KiB) spread over the partitions instead of
+ * piling onto a few of them.  A stand-in for [ASH]'s IPOLY partition
+ * indexing; the hash is Knuth's multiplicative one, deterministic. */
+static uint64_t rot_of(const MemSys *m, uint64_t g)
+{
+    return m->phash ? (uint64_t)(((uint32_t)g * 2654435761u) >> 8) % (uint64_t)m->slices : 0;
+}
+
+static uint64_t hash_addr(const MemSys *m, uint64_t a)
+{
+    if (!m->phash) return a;
+    uint64_t ib = (uint64_t)m->ib, S = (uint64_t)m->slices, k = a / ib, g = k / S;
+    return (g * S + (k % S + rot_of(m, g)) % S) * ib + a % ib;
+}
+
+static uint64_t unhash_addr(const MemSys *m, uint64_t h)
+{
+    if (!m->phash) return h;
+    uint64_t ib = (uint64_t)m->ib, S = (uint64_t)m->slices, k = h / ib, g = k / S;
+    return (g * S + (k % S + S - rot_of(m, g)) % S) * ib + h % ib;
+}
+
+static int slice_of(const MemSys *m, uint64_t a) { return (int)(hash_addr(m, a) / (uint64_t)m->ib % (uint64_t)m->slices); }
 
 static uint64_t to_local(const MemSys *m, uint64_t a)
 {
     uint64_t ib = (uint64_t)m->ib;
+    a = hash_addr(m, a);
     return a / ib / (uint64_t)m->slices * ib + a % ib;
 }
 
 static uint64_t to_global(const MemSys *m, uint64_t local, int s)
 {
     uint64_t ib = (uint64_t)m->ib;
-    return (local / ib * (uint64_t)m->slices + (uint64_t)s) * ib + local % ib;
+    return unhash_addr(m, (local / ib * (uint64_t)m->slices + (uint64_t)s) * ib + local % ib);
 }
 
-static int channel_of(const MemSys *m, uint64_t a) { return (int)(a / (uint64_t)m->ib % (uint64_t)m->channels); }
+static int channel_of(const MemSys *m, uint64_t a) { return (int)(hash_addr(m, a) / (uint64_t)m->ib % (uint64_t)m->channels); }
+
+/* The DRAM sees the partitions' (hashed) addresses. */
+static void to_dram(MemSys *m, uint64_t a, uint32_t bursts, int is_write, uint64_t now)
+{
+    dram_push(m->dram, hash_addr(m, a), bursts, is_write, 0, now);
+}
 
 static uint32_t sectors_to_bursts(const MemSys *m, uint32_t sectors)
 {
@@ -286,6 +323,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->line_bytes = c->l2.line_bytes;
     m->sector_bytes = c->l2.sector_bytes;
     m->ib = c->dram.interleave_bytes;
+    m->phash = c->dram.partition_hash;
     m->l1_enabled = c->l1.enabled;
     m->l1_hit = c->l1.hit_lat;
     m->l2_hit = c->l2.hit_lat;
@@ -376,13 +414,13 @@ MemSys *memsys_create(const Config *c, int num_sms)
      * write-back).  Each slice buffers queue_depth packets beyond the
      * l2.hit_lat cycles of its pipeline (at most one arrival per cycle). */
     IcntParams rq = { .nsrc = num_sms, .ndst = m->slices, .latency = c->icnt.latency, .flit_bytes = c->icnt.flit_bytes,
-                      .queue_flits = c->icnt.queue_depth, .src_slots = c->icnt.queue_depth + 2 * MAX_LINES,
+                      .queue_flits = c->icnt.queue_depth, .src_slots = c->icnt.queue_depth + 2 * MAX_LINES, .lookahead = c->icnt.lookahead,
                       .dst_slots = c->l2.hit_lat + c->icnt.queue_depth + 1 };
     /* Reply crossbar: a slice stops taking requests while its port holds
      * more than queue_depth flits; fills of requests it already took may
      * still add one reply per MSHR waiter. */
     IcntParams rp = { .nsrc = m->slices, .ndst = num_sms, .latency = c->icnt.latency, .flit_bytes = c->icnt.flit_bytes,
-                      .queue_flits = c->icnt.queue_depth, .src_slots = c->icnt.queue_depth + nw + 2,
+                      .queue_flits = c->icnt.queue_depth, .src_slots = c->icnt.queue_depth + nw + 2, .lookahead = c->icnt.lookahead,
                       .dst_slots = c->icnt.latency + c->icnt.queue_depth + 8 };
     if (!bad) {
         m->req = icnt_create(&rq);
@@ -816,7 +854,7 @@ static void writeback(MemSys *m, int s, uint64_t local, uint32_t dirty, uint64_t
 {
     m->st.l2_writebacks++;
     m->st.l2_writeback_sectors += (uint64_t)pop32(dirty);
-    dram_push(m->dram, to_global(m, local, s), sectors_to_bursts(m, dirty), 1, 0, now);
+    to_dram(m, to_global(m, local, s), sectors_to_bursts(m, dirty), 1, now);
 }
 
 /* DRAM read data reaches the L2 at cycle now: fill the line, answer the
@@ -846,6 +884,7 @@ static void dram_done(void *ctx, uint64_t addr, uint32_t bursts, uint64_t id, ui
 {
     (void)id;
     MemSys *m = ctx;
+    addr = unhash_addr(m, addr);
     if (m->ctrl_lat == 0) { l2_fill(m, addr, bursts, now); return; }
     if (m->ctrl_n == m->ctrl_cap) abort();   /* cannot happen: ctrl_cap bounds the reads in flight */
     m->ctrl[(m->ctrl_head + m->ctrl_n++) % m->ctrl_cap] =
@@ -865,8 +904,8 @@ static void ctrl_stage(MemSys *m, uint64_t t)
 }
 
 /* The L2 tag stage of slice s takes request p at cycle t.  Returns the
- * cycles it occupies the stage, or 0 if a resource it needs is full
- * (nothing changed; it stays at the head of the queue). */
+ * cycles it occupies the stage, or -L2_WAIT_* if a resource it needs is
+ * full (nothing changed; it stays at the head of the queue). */
 static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
 {
     Slice *S = &m->sl[s];
@@ -880,9 +919,9 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
     CacheResult r;
     if (p->kind == PK_WRITE) {
         int absent = !pr.present, alloc = absent && m->l2_alloc;
-        if (alloc && !vok) return 0;
+        if (alloc && !vok) return -L2_WAIT_RESERVED;
         int slots = (alloc && vdirty) + (!m->l2_wb || (absent && !m->l2_alloc));
-        if (slots > dram_free_slots(m->dram, ch)) return 0;
+        if (slots > dram_free_slots(m->dram, ch)) return -L2_WAIT_DRAM;
         cache_write(c, local, need, &r);
         m->st.l2_sectors_write += (uint64_t)pop32(need);
         m->st.l2_sector_hits += (uint64_t)pop32(r.hit);
@@ -891,13 +930,13 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         S->misses += (uint64_t)pop32(r.miss);
         S->sectors += (uint64_t)pop32(need);
         if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
-        if (r.forward) dram_push(m->dram, p->addr, sectors_to_bursts(m, need), 1, 0, t);
+        if (r.forward) to_dram(m, p->addr, sectors_to_bursts(m, need), 1, t);
         if (p->rec >= 0) rec_part(m, p->rec, t + (uint64_t)m->icnt_lat);
         return 1;
     }
     /* reads and atomics; stop taking them while the reply port is over budget */
     int occ = p->kind == PK_ATOM ? (p->aux ? p->aux : 1) : 1;
-    if (!icnt_src_fits(m->rep, s, data_flits(m, m->rep, need), 1)) return 0;
+    if (!icnt_src_fits(m->rep, s, data_flits(m, m->rep, need), 1)) return -L2_WAIT_REPLY;
     uint32_t miss = need & ~pr.valid;
     if (!miss) {
         cache_read(c, local, need, CACHE_NO_WAITER, &r);
@@ -906,16 +945,17 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         push_reply(m, s, &w, need, t + (uint64_t)occ);
     } else {
         uint32_t fetch = pr.present ? miss & ~pr.pending : need;
-        if (!vok) return 0;
+        if (!vok) return -L2_WAIT_RESERVED;
         int slots = (fetch != 0) + (vdirty != 0);
-        if (slots > dram_free_slots(m->dram, ch) || S->w_free < 0) return 0;
+        if (slots > dram_free_slots(m->dram, ch)) return -L2_WAIT_DRAM;
+        if (S->w_free < 0) return -L2_WAIT_MSHR;
         int wi = S->w_free;
         CacheOutcome o = cache_read(c, local, need, (uint32_t)wi, &r);
-        if (o != CACHE_MISS && o != CACHE_HIT_PENDING) return 0;
+        if (o != CACHE_MISS && o != CACHE_HIT_PENDING) return -L2_WAIT_MSHR;
         S->w_free = S->w[wi].next_free;
         S->w[wi] = (L2Wait){ .addr = p->addr, .rec = p->rec, .sm = p->src, .kind = p->kind, .next_free = -1 };
         if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
-        if (r.fetch) dram_push(m->dram, p->addr, sectors_to_bursts(m, r.fetch), 0, 0, t);
+        if (r.fetch) to_dram(m, p->addr, sectors_to_bursts(m, r.fetch), 0, t);
     }
     /* tag hits, as for the L1: sectors valid or already requested hit */
     m->st.l2_sector_hits += (uint64_t)pop32(need & ~r.fetch);
@@ -937,7 +977,12 @@ static void l2_stage(MemSys *m, int s, uint64_t t)
     if (!h || h->arrive + (uint64_t)m->l2_hit > t || S->tag_free > t) return;
     IcntPacket p = *h;
     int occ = l2_handle(m, s, &p, t);
-    if (!occ) { S->blocked = 1; return; }
+    if (occ < 0) {
+        if (!S->blocked) S->blocked_since = t;
+        S->blocked = -occ;
+        return;
+    }
+    if (S->blocked) m->st.l2_wait_cycles[S->blocked - 1] += t - S->blocked_since;
     S->blocked = 0;
     icnt_pop(m->req, s);
     S->tag_free = t + (uint64_t)occ;

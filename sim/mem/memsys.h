@@ -13,8 +13,10 @@
  *   -> miss: MSHR (up to l1.mshr_merge misses to a line already on its
  *      way merge into it; one more retries), request packet into the SM's
  *      crossbar port (icnt.queue_depth flits)
- *   -> crossbar (icnt.latency, one flit per port per cycle) to the slice
- *      that owns the line: slice = (addr / dram.interleave_bytes) % l2.slices
+ *   -> crossbar (icnt.latency, one flit per port per cycle; a port picks
+ *      among its first icnt.lookahead packets) to the slice that owns the
+ *      line: slice = (addr / dram.interleave_bytes) % l2.slices, with
+ *      dram.partition_hash after a hashed rotation (memsys.c)
  *   -> l2.hit_lat of partition pipeline, then the L2 tag stage, one request
  *      per cycle; hit: reply packet; miss: MSHR (up to l2.mshr_merge
  *      requests per line; one more holds the tag stage, and every request
@@ -90,7 +92,13 @@ typedef struct MemStats {
     /* interconnect and back-pressure */
     uint64_t icnt_req_packets, icnt_req_flits, icnt_reply_packets, icnt_reply_flits;
     uint64_t retry_l1_busy, retry_mshr, retry_icnt, retry_records;   /* MEM_RETRY answers, by cause */
+    /* cycles an L2 slice's tag stage held a request it could not take, summed
+     * over slices, by what it waited for (index L2_WAIT_* - 1): a free DRAM
+     * queue entry, room in the reply port, an unreserved way, an MSHR */
+    uint64_t l2_wait_cycles[4];
 } MemStats;
+
+enum { L2_WAIT_DRAM = 1, L2_WAIT_REPLY, L2_WAIT_RESERVED, L2_WAIT_MSHR };
 
 enum { MEM_OK, MEM_PENDING, MEM_RETRY };
 
