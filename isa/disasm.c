@@ -308,7 +308,7 @@ static void listing(const Program *p, const Entry *e, int ei, FILE *out)
     for (int l = 0; l < e->nlabels; l++)
         if (e->labels[l].pc == (uint32_t)own) fprintf(out, "%s:   // end of the entry: threads finish\n", e->labels[l].name);
     fputs("}\n", out);
-    backend_disasm(p, ei, out);
+    if (ei >= 0) backend_disasm(p, ei, out);   /* a .func (ei -1) is scheduled inside each entry that calls it */
 }
 
 void disasm_entry(const Program *p, int ei, FILE *out) { listing(p, &p->entries[ei], ei, out); }
