@@ -33,11 +33,12 @@ static int run_cta(Kernel *k, Cta *c, const Config *cfg, uint64_t max_steps)
 }
 
 int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
-             uint64_t max_steps, Fault *fault)
+             uint64_t max_steps, struct Checker *chk, Fault *fault)
 {
     Kernel k;
     int nsms = cfg->gpu.num_sms;
     if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, nsms, cfg->sm.max_warps)) return -1;
+    k.check = chk;
     int rc = 0;
     for (uint64_t b = 0; b < k.nctas && rc == 0; b++) {
         Cta c;

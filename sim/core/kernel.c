@@ -1,6 +1,8 @@
 /* kernel.c - see kernel.h. */
 #include "sim/core/kernel.h"
 
+#include "sim/core/check.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +80,7 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
         simt_init(&w->simt, 0, w->valid);
     }
     c->live_warps = c->nwarps;
+    if (k->check && check_cta_begin(k, c)) return -1;
     if (c->nwarps && k->stats->simt_max_depth < 1) k->stats->simt_max_depth = 1;   /* the base entry */
     return 0;
 }
@@ -92,6 +95,7 @@ void cta_free(Cta *c)
     free(c->warps);
     free(c->smem);
     free(c->lmem);
+    check_cta_end(c);
     memset(c, 0, sizeof *c);
 }
 

@@ -38,6 +38,8 @@ typedef struct Fault {
 
 typedef struct Kernel Kernel;
 typedef struct Cta Cta;
+struct Checker;                  /* check.h */
+struct CheckCta;
 
 typedef struct Warp {
     int id;                      /* warp index within its CTA */
@@ -63,6 +65,8 @@ struct Cta {
     int live_warps;              /* warps with live lanes */
     int smid;
     uint32_t bar_arrived[16];    /* threads counted at each barrier (warps x warp size) */
+    uint32_t epoch;              /* barrier releases so far (the race check's intervals) */
+    struct CheckCta *chk;        /* the checks' shadow state, NULL when off */
 };
 
 struct Kernel {
@@ -78,6 +82,7 @@ struct Kernel {
     uint32_t param_bytes;
     uint64_t nctas;
     uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
+    struct Checker *check;       /* run-time checks (check.h), NULL when off */
     Fault fault;
 };
 

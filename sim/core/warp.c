@@ -2,6 +2,8 @@
  * and block barriers (see warp.h). */
 #include "sim/core/warp.h"
 
+#include "sim/core/check.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +68,7 @@ static int barrier_id(const Kernel *k, Warp *w, const Instr *in)
     return (int)(v & 15u);
 }
 
-IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
+static IssueResult issue(Kernel *k, Warp *w, ExecOut *out)
 {
     const Entry *e = k->entry;
     uint32_t pc = warp_pc(w);
@@ -111,6 +113,29 @@ IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
         simt_advance(&w->simt, pc + 1);
         return ISSUE_OK;
     }
+}
+
+/* With the checks on (check.h): the register reads before the instruction,
+ * its memory access after it, and the cause of a fault. */
+static IssueResult issue_checked(Kernel *k, Warp *w, ExecOut *out)
+{
+    uint32_t pc = warp_pc(w);
+    LaneMask active = warp_active(w), exec = active;
+    if (pc < (uint32_t)k->entry->ncode) {
+        const Instr *in = &k->entry->code[pc];
+        if (in->guard != REG_NONE) exec &= in->guard_neg ? ~w->p[in->guard] : w->p[in->guard];
+    }
+    check_before(k, w, pc, active, exec);
+    IssueResult r = issue(k, w, out);
+    if (r == ISSUE_FAULT) check_explain_fault(k, w, k->fault.lane);
+    else check_after(k, w, pc, out);
+    return r;
+}
+
+IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
+{
+    if (k->check) return issue_checked(k, w, out);   /* the one branch the checks cost when off */
+    return issue(k, w, out);
 }
 
 /* ---- barriers ----------------------------------------------------------------------- */
@@ -160,6 +185,7 @@ static int release(Kernel *k, Cta *c, int id)
     for (int i = 0; i < c->nwarps; i++)
         if (c->warps[i].at_barrier && c->warps[i].barrier_id == id) c->warps[i].at_barrier = 0;
     c->bar_arrived[id] = 0;
+    c->epoch++;                  /* a new interval for the race check */
     return 1;
 }
 

@@ -81,10 +81,13 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     Observer obs = trace ? trace_observer(trace) : (Observer){ 0 };
     GpuStep step = { o->step ? step_print : NULL, o->step, o->step_sm, o->step_warp };
     int faulted = 0;
+    check_init(&r->check, (unsigned)o->checks, cfg->sm.independent_threads);
+    Checker *chk = o->checks & ~CHECK_ERROR ? &r->check : NULL;
     for (int i = 0; i < p->nlaunches && !faulted; i++) {
         faulted = o->functional
-            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, &r->fault)
-            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace ? &obs : NULL, &step, &now, o->max_cycles, &r->fault);
+            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, chk, &r->fault)
+            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace ? &obs : NULL, &step, &now, o->max_cycles, chk,
+                             &r->fault);
     }
     if (trace && trace_close(trace)) diag_add(dl, "--trace", 0, 0, NULL, "%s: write error", o->trace);
     if (ms) {
@@ -113,6 +116,7 @@ void run_free(Run *r)
     stats_free(&r->stats);
     free(r->checks);
     free(r->occ);
+    check_free(&r->check);
     r->checks = NULL;
     r->occ = NULL;
 }

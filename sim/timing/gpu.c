@@ -31,12 +31,14 @@ static void deliver(MemSys *ms, Sm *sms, Timing *t)
 }
 
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
-                   const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles, Fault *fault)
+                   const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles,
+                   struct Checker *chk, Fault *fault)
 {
     Kernel k;
     Timing t;
     memset(&t, 0, sizeof t);
     if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps)) return -1;
+    k.check = chk;
     const LaunchSpec *l = k.spec;
     occupancy_compute(&t.occ, cfg, (int)(l->block[0] * l->block[1] * l->block[2]), k.entry->regs_per_thread,
                       k.entry->shared_bytes, k.nctas);

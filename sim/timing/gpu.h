@@ -33,8 +33,11 @@ typedef struct GpuStep {
     int sm, warp;
 } GpuStep;
 
-/* obs: --trace's observer, or NULL. */
+/* obs: --trace's observer, or NULL; chk: the run-time checks
+ * (sim/core/check.h), or NULL. */
+struct Checker;
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
-                   const Observer *obs, const GpuStep *step, uint64_t *now, uint64_t max_cycles, Fault *fault);
+                   const Observer *obs, const GpuStep *step, uint64_t *now, uint64_t max_cycles,
+                   struct Checker *chk, Fault *fault);
 
 #endif
