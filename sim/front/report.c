@@ -252,7 +252,7 @@ static void report_hazards(const Run *r, FILE *out)
 {
     const Checker *c = &r->check;
     const Program *p = r->prog;
-    fprintf(out, "\n%srace check%s: %d hazard%s: two warps of a block touch one word with no bar.sync between\n",
+    fprintf(out, "\n%srace check%s: %d hazard%s: two threads of a block touch one word with no bar.sync between\n",
             bold(out), plain(out), c->nhaz, c->nhaz == 1 ? "" : "s");
     for (int i = 0; i < c->nhaz; i++) {
         const Hazard *h = &c->haz[i];
