@@ -240,6 +240,64 @@ static void report_text_names_everything(void **state)
     checked_free(&c);
 }
 
+/* tests/data/blur_uninit.s: the right halo loads through %rd8, which only
+ * thread 0 writes (line 68); block 0's thread 127 (warp 3, lane 31) is the
+ * first to fault, at line 79, address 8. */
+static void uninit_halo(void **state)
+{
+    (void)state;
+    Checked c;
+    run_checked(&c, "tests/data/blur_uninit.s", NULL, NULL, 1, CHECK_UNINIT);
+    assert_int_equal(c.rc, RUN_FAULT);
+    const Fault *f = &c.run.fault;
+    assert_int_equal(f->line, 79);
+    assert_int_equal(f->warp, 3);
+    assert_int_equal(f->lane, 31);
+    assert_non_null(strstr(f->msg, "in[-67108862] is 268435448 bytes before the start of in (1000 floats). The cause: "
+                                   "this thread never wrote the address register %rd8 (it is written at line 68, on "
+                                   "a path this thread did not take)"));
+    const Checker *k = &c.run.check;
+    assert_int_equal(k->nun, 1);
+    assert_string_equal(c.p->entries[0].regs[k->un[0].reg].name, "%rd8");
+    assert_site(&k->un[0].site, 79, 3, 31);
+    assert_int_equal(k->un[0].count, 1);
+    checked_free(&c);
+    /* without the check: the old message, and a hint */
+    run_checked(&c, "tests/data/blur_uninit.s", NULL, NULL, 0, 0);
+    assert_int_equal(c.rc, RUN_FAULT);
+    assert_null(strstr(c.run.fault.msg, "The cause"));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    report_fault(&c.run, m);
+    fclose(m);
+    assert_non_null(strstr(buf, "(--check uninit, or --functional, says whether"));
+    free(buf);
+    checked_free(&c);
+}
+
+/* tests/data/uninit_derived.s: %r2 (written at line 18 by thread 0 only)
+ * -> %r3 -> %rd2 -> %rd3, the address; thread 1 faults on a[-1]. */
+static void uninit_derived(void **state)
+{
+    (void)state;
+    for (int functional = 0; functional < 2; functional++) {
+        Checked c;
+        run_checked(&c, "tests/data/uninit_derived.s", NULL, NULL, functional, CHECK_UNINIT);
+        assert_int_equal(c.rc, RUN_FAULT);
+        assert_int_equal(c.run.fault.lane, 1);
+        assert_non_null(strstr(c.run.fault.msg, "a[-1] is 4 bytes before the start of a (32 32-bit values). The cause: "
+                                                "the address in %rd3 comes from %r2, which this thread never wrote (it "
+                                                "is written at line 18, on a path this thread did not take); line 20 "
+                                                "read it"));
+        const Checker *k = &c.run.check;
+        assert_int_equal(k->nun, 1);       /* one instruction, 31 threads: reported once, for the first */
+        assert_string_equal(c.p->entries[0].regs[k->un[0].reg].name, "%r2");
+        assert_site(&k->un[0].site, 20, 0, 1);
+        checked_free(&c);
+    }
+}
+
 /* Every shipped kernel and every nvcc-compiled one runs clean under all
  * checks, functional and timed. */
 static void sweep_dir(const char *dir, const char *config, int functional)
@@ -316,6 +374,8 @@ int main(void)
         cmocka_unit_test(lanes_of_one_warp),
         cmocka_unit_test(global_races),
         cmocka_unit_test(report_text_names_everything),
+        cmocka_unit_test(uninit_halo),
+        cmocka_unit_test(uninit_derived),
         cmocka_unit_test(no_false_positives_kernels),
         cmocka_unit_test(no_false_positives_nvcc),
         cmocka_unit_test(exit_codes),

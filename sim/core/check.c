@@ -291,6 +291,26 @@ static const char *reg_name(const Entry *e, int r)
     return r < e->nregs ? e->regs[r].name : e->preds[r - e->nregs].name;
 }
 
+uint32_t check_writer_line(const Entry *e, int reg)
+{
+    uint32_t best = 0;
+    for (int pc = 0; pc < e->ncode; pc++) {
+        int rd[4 * ISA_MAX_OPS], wr[4 * ISA_MAX_OPS], nrd, nwr;
+        regs_of(e, &e->code[pc], rd, &nrd, wr, &nwr);
+        for (int i = 0; i < nwr; i++)
+            if (wr[i] == reg && (!best || e->code[pc].line < best)) best = e->code[pc].line;
+    }
+    return best;
+}
+
+/* " (it is written at line 60, on a path this thread did not take)" */
+static void where_written(const Entry *e, int reg, char *buf, size_t n)
+{
+    uint32_t line = check_writer_line(e, reg);
+    if (line) snprintf(buf, n, " (it is written at line %u, on a path this thread did not take)", line);
+    else snprintf(buf, n, " (no instruction writes it)");
+}
+
 void check_explain_fault(Kernel *k, Warp *w, int lane)
 {
     Fault *f = &k->fault;
@@ -304,16 +324,21 @@ void check_explain_fault(Kernel *k, Warp *w, int lane)
     for (int i = 0; i < ISA_MAX_OPS; i++) {
         const Operand *o = &in->opd[i];
         if (o->kind != OPD_MEM || o->r[0] == REG_NONE || o->is_param) continue;
-        Origin g = s->origin[((size_t)w->id * (size_t)s->nr + o->r[0]) * (size_t)ws + (size_t)lane];
-        if (!g.pc1) return;
+        int base = o->r[0];
         size_t n = strlen(f->msg);
-        uint32_t line = e->code[g.pc1 - 1].line;
-        if (g.reg == o->r[0])
-            snprintf(f->msg + n, sizeof f->msg - n, "; the cause: the address register %s was never written by this "
-                     "thread (read at line %u)", reg_name(e, g.reg), line);
-        else
-            snprintf(f->msg + n, sizeof f->msg - n, "; the cause: the address in %s comes from %s, which this thread "
-                     "never wrote (read at line %u)", reg_name(e, o->r[0]), reg_name(e, g.reg), line);
+        char where[120];
+        if (!((s->written[(size_t)w->id * (size_t)s->nr + (size_t)base] >> lane) & 1u)) {
+            where_written(e, base, where, sizeof where);
+            snprintf(f->msg + n, sizeof f->msg - n, ". The cause: this thread never wrote the address register %s%s",
+                     reg_name(e, base), where);
+            return;
+        }
+        Origin g = s->origin[((size_t)w->id * (size_t)s->nr + (size_t)base) * (size_t)ws + (size_t)lane];
+        if (!g.pc1) return;
+        where_written(e, g.reg, where, sizeof where);
+        snprintf(f->msg + n, sizeof f->msg - n, ". The cause: the address in %s comes from %s, which this thread "
+                 "never wrote%s; line %u read it", reg_name(e, base), reg_name(e, g.reg), where,
+                 e->code[g.pc1 - 1].line);
         return;
     }
 }

@@ -89,6 +89,10 @@ void check_after(Kernel *k, Warp *w, uint32_t pc, const ExecOut *out);
  * k->fault.msg. */
 void check_explain_fault(Kernel *k, Warp *w, int lane);
 
+/* The first source line that writes register reg (value registers first,
+ * predicates at nregs + i), 0 if none: where a never-written register
+ * would have got its value. */
+uint32_t check_writer_line(const Entry *e, int reg);
 /* "tile[32]" or "out[7]" or "shared byte 12": the word's name. */
 void check_word_name(const Program *p, const Entry *e, int space, uint64_t addr, const Memory *m, char *buf,
                      size_t n);

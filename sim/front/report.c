@@ -277,11 +277,12 @@ static void report_uninit(const Run *r, FILE *out)
         const UninitRead *u = &c->un[i];
         const Entry *e = &p->entries[p->launches[u->launch].entry];
         const char *name = u->is_pred ? e->preds[u->reg - e->nregs].name : e->regs[u->reg].name;
-        uint32_t t[3];
+        uint32_t t[3], wl = check_writer_line(e, u->reg);
         thread_of(r, u->launch, u->site.warp, u->site.lane, t);
-        fprintf(out, "  %s read by thread (%u,%u,%u) of block (%u,%u,%u), launch %d, before it wrote %s: %" PRIu64
-                     " instruction%s\n", name, t[0], t[1], t[2], u->cta[0], u->cta[1], u->cta[2], u->launch + 1,
-                name, u->count, u->count == 1 ? "" : "s");
+        fprintf(out, "  %s at line %u, read by thread (%u,%u,%u) of block (%u,%u,%u), launch %d, which never wrote it",
+                name, u->site.line, t[0], t[1], t[2], u->cta[0], u->cta[1], u->cta[2], u->launch + 1);
+        if (wl) fprintf(out, " (line %u writes it, on a path this thread did not take)", wl);
+        fprintf(out, ": %" PRIu64 " time%s\n", u->count, u->count == 1 ? "" : "s");
         finding_site(r, e, &u->site, "read", out);
     }
 }
@@ -596,6 +597,9 @@ void report_fault(const Run *r, FILE *out)
     } else {
         fputc('\n', out);
     }
+    if ((f->kind == FAULT_OUT_OF_BOUNDS || f->kind == FAULT_MISALIGNED) && !(r->check.flags & CHECK_UNINIT))
+        fputs("  (--check uninit, or --functional, says whether the address came from a register this thread never "
+              "wrote)\n", out);
 }
 
 void report_occupancy(const Program *p, const Config *c, const char *config_path, FILE *out)
