@@ -38,6 +38,7 @@ struct CheckCta {
     WordMap g;
     int nr;                   /* nregs + npreds */
     LaneMask *written;        /* [warp * nr + reg] lanes that wrote it */
+    LaneMask *tainted;        /* [warp * nr + reg] lanes whose origin is set */
     Origin *origin;           /* [(warp * nr + reg) * ws + lane] */
 };
 
@@ -130,8 +131,9 @@ int check_cta_begin(Kernel *k, Cta *cta)
     s->nr = e->nregs + e->npreds;
     s->smem = calloc(s->nwords ? s->nwords : 1, sizeof *s->smem);
     s->written = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1), sizeof *s->written);
+    s->tainted = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1), sizeof *s->tainted);
     s->origin = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1) * (size_t)k->warp_size, sizeof *s->origin);
-    return s->smem && s->written && s->origin ? 0 : -1;
+    return s->smem && s->written && s->tainted && s->origin ? 0 : -1;
 }
 
 void check_cta_end(Cta *cta)
@@ -142,6 +144,7 @@ void check_cta_end(Cta *cta)
     free(s->g.key);
     free(s->g.val);
     free(s->written);
+    free(s->tainted);
     free(s->origin);
     free(s);
     cta->chk = NULL;
@@ -259,7 +262,7 @@ void check_before(Kernel *k, Warp *w, uint32_t pc, LaneMask active, LaneMask exe
     const Instr *in = &e->code[pc];
     struct CheckCta *s = w->cta->chk;
     int ws = k->warp_size, nr = s->nr;
-    LaneMask *wrt = &s->written[(size_t)w->id * (size_t)nr];
+    LaneMask *wrt = &s->written[(size_t)w->id * (size_t)nr], *tnt = &s->tainted[(size_t)w->id * (size_t)nr];
     Origin *org = &s->origin[(size_t)w->id * (size_t)nr * (size_t)ws];
     if (in->guard != REG_NONE) {
         int g = e->nregs + in->guard;
@@ -268,12 +271,20 @@ void check_before(Kernel *k, Warp *w, uint32_t pc, LaneMask active, LaneMask exe
     }
     int rd[4 * ISA_MAX_OPS], wr[4 * ISA_MAX_OPS], nrd, nwr;
     regs_of(e, in, rd, &nrd, wr, &nwr);
+    LaneMask slow = 0;           /* lanes that read a never-written or tainted register */
     for (int i = 0; i < nrd; i++) {
         LaneMask bad = exec & ~wrt[rd[i]];
         if (bad) add_uninit(k, w, pc, rd[i], __builtin_ctz(bad));
+        slow |= bad | (exec & tnt[rd[i]]);
+    }
+    /* the usual case, in lane masks: every source clean, so every
+     * destination becomes written and clean */
+    for (int i = 0; i < nwr; i++) {
+        wrt[wr[i]] |= exec & ~slow;
+        tnt[wr[i]] &= ~(exec & ~slow);
     }
     for (int l = 0; l < ws; l++) {
-        if (!((exec >> l) & 1u)) continue;
+        if (!((slow >> l) & 1u)) continue;
         Origin o = { 0, 0 };
         for (int i = 0; i < nrd && !o.pc1; i++) {
             if (!((wrt[rd[i]] >> l) & 1u)) o = (Origin){ pc + 1, (uint16_t)rd[i] };
@@ -282,6 +293,7 @@ void check_before(Kernel *k, Warp *w, uint32_t pc, LaneMask active, LaneMask exe
         for (int i = 0; i < nwr; i++) {
             org[(size_t)wr[i] * (size_t)ws + (size_t)l] = o;
             wrt[wr[i]] |= 1u << l;
+            if (o.pc1) tnt[wr[i]] |= 1u << l; else tnt[wr[i]] &= ~(1u << l);
         }
     }
 }
