@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "isa/asm.h"
 #include "isa/disasm.h"
@@ -77,7 +78,10 @@ static void usage(FILE *out)
           "      --trace-warps LIST  trace only these warps of each block (e.g. 0,1)\n"
           "      --step            print every cycle that changes on one SM: what each\n"
           "                        scheduler issued, each warp's pc, active lanes and\n"
-          "                        state, and one warp's SIMT stack (use tiny.ini)\n"
+          "                        state, and one warp's SIMT stack (use tiny.ini); on a\n"
+          "                        terminal it stops after each cycle and takes commands:\n"
+          "                        n, s, c, b LINE [if block=B warp=W], w ADDR, p %REG,\n"
+          "                        f BLOCK WARP, q, h (docs/stepper.md)\n"
           "      --step-sm N       the SM to show (default 0)\n"
           "      --step-warp W     whose SIMT stack to show: warp W of the lowest block (0)\n"
           "      --occupancy       print the occupancy calculator for each launch: blocks\n"
@@ -199,6 +203,7 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
     RunOptions ro = { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace = o->trace,
                       .trace_opt = { o->trace_from, o->trace_to, o->trace_sm, o->trace_warps, o->ntrace_warps },
                       .step = o->step ? stdout : NULL, .step_sm = o->step_sm, .step_warp = o->step_warp,
+                      .step_in = o->step && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ? stdin : NULL,
                       /* the checks cost nothing in a functional run's terms: on there unless asked */
                       .checks = o->checks_set ? o->checks : o->functional ? CHECK_RACES | CHECK_UNINIT : 0 };
     if (o->trace && o->functional)

@@ -24,6 +24,7 @@ typedef struct RunOptions {
     const char *trace;       /* --trace FILE.html|FILE.json, or NULL */
     TraceOptions trace_opt;
     FILE *step;              /* --step output, or NULL */
+    FILE *step_in;           /* --step on a terminal: commands from here (stepper.h), else NULL */
     int step_sm, step_warp;
     int checks;              /* CHECK_* (sim/core/check.h); 0: none */
 } RunOptions;

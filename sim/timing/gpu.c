@@ -77,7 +77,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
             if (t.faulted) { rc = -1; break; }
             if (w < next) next = w;
             busy |= sm_busy(&sms[i]);
-            if (t.step && i == t.step->sm && sm_busy(&sms[i]) && t.now >= before) {
+            if (t.step && (i == t.step->sm || t.step->all_sms) && sm_busy(&sms[i]) && t.now >= before) {
                 t.step->print(t.step->ctx, &t, &sms[i], t.now > step_last + 1 ? t.now - step_last - 1 : 0);
                 step_last = t.now;
             }
