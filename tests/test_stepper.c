@@ -189,6 +189,40 @@ static void walk_evenodd(void **state)
     assert_int_equal(pty_finish(&p), 0);
 }
 
+/* docs/labs/06-find-the-bug.md's session: tests/data/blur_nobar.s on
+ * tiny.ini (8-lane warps).  tile[8] is thread 7's word (warp 0, lane 7,
+ * the store at line 55), read as tile[t] by thread 8 (warp 1, lane 0, the
+ * load at line 80).  The watch shows who wrote it and when; the breakpoint
+ * shows warp 1 reading it 311 cycles later, and lane 0 of %f7 holds the
+ * value the watch saw: no barrier, but the timing happened to be kind. */
+static void walk_blur_race(void **state)
+{
+    (void)state;
+    char *const argv[] = { (char *)bin(), "--step", "configs/tiny.ini", "tests/data/blur_nobar.s", NULL };
+    Pty p;
+    pty_start(&p, argv);
+    assert_int_equal(pty_read(&p), 1);
+    assert_int_equal(type(&p, "w tile[8]"), 1);
+    see(&p, "watching tile[8] of block 0 (now 0)");
+    assert_int_equal(type(&p, "c"), 1);
+    see(&p, "cycle 539  SM 0   stopped: watch: tile[8] of block 0 changed from 0 (0 as .f32) to 3197272886 "
+            "(-0.286157), written by block 0 warp 0 lane 7, pc 16, cycle 539");
+    see(&p, "* 0     0      0       16    55  11111111  issued: st.shared.f32 [%r7+4], %f1;");
+    assert_int_equal(type(&p, "b 80 if block=0 warp=1"), 1);
+    assert_int_equal(type(&p, "c"), 1);
+    see(&p, "cycle 850  SM 0   stopped: breakpoint 1, line 80, block 0 warp 1");
+    see(&p, "  scoreboard: %f7: short_scoreboard (shared, shuffle or SFU), ready at cycle 858;");
+    assert_int_equal(type(&p, "p %r7"), 1);
+    see(&p, "%r7 of block 0 warp 1, by lane:\n   0:         32         36         40");
+    assert_int_equal(type(&p, "s"), 1);
+    see(&p, "cycle 882  SM 0");
+    assert_int_equal(type(&p, "p %f7"), 1);
+    see(&p, "%f7 of block 0 warp 1, by lane:\n   0:  -0.286157  -0.839769");
+    assert_int_equal(type(&p, "q"), 0);
+    see(&p, "check out        PASS");
+    assert_int_equal(pty_finish(&p), 0);
+}
+
 /* Enter repeats the last command; end of input runs to the end. */
 static void enter_repeats(void **state)
 {
@@ -212,6 +246,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(walk_evenodd),
+        cmocka_unit_test(walk_blur_race),
         cmocka_unit_test(enter_repeats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -326,13 +326,17 @@ static void print_reg(Stepper *s, const Timing *t, const Sm *sm, const char *nam
     }
     for (int r = 0; r < e->nregs; r++) {
         if (strcmp(e->regs[r].name, name)) continue;
+        /* the declared type, else nvcc's naming: %f 32-bit floats, %fd 64-bit */
+        DataType ty = (DataType)e->regs[r].type;
+        if (ty == T_NONE && !strncmp(name, "%fd", 3)) ty = T_F64;
+        else if (ty == T_NONE && !strncmp(name, "%f", 2)) ty = T_F32;
         fprintf(s->out, "%s of block %" PRId64 " warp %d, by lane:", name, s->fblock, s->fwarp);
         for (int l = 0; l < ws; l++) {
             if (!((valid >> l) & 1u)) continue;
             uint64_t v = sw->w->r[(size_t)r * (size_t)ws + (size_t)l];
             if (l % 8 == 0) fprintf(s->out, "\n  %2d:", l);
-            if (e->regs[r].type == T_F32) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); fprintf(s->out, " %10g", (double)f); }
-            else if (e->regs[r].type == T_F64) { double d; memcpy(&d, &v, 8); fprintf(s->out, " %10g", d); }
+            if (ty == T_F32) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); fprintf(s->out, " %10g", (double)f); }
+            else if (ty == T_F64) { double d; memcpy(&d, &v, 8); fprintf(s->out, " %10g", d); }
             else if (e->regs[r].bits == 64) fprintf(s->out, " 0x%" PRIx64, v);
             else fprintf(s->out, " %10" PRId32, (int32_t)(uint32_t)v);
         }
