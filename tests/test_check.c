@@ -240,6 +240,32 @@ static void report_text_names_everything(void **state)
     checked_free(&c);
 }
 
+/* The JSON report carries the same findings, and an empty list when the
+ * checks ran and found nothing. */
+static void report_json_findings(void **state)
+{
+    (void)state;
+    const char *files[] = { "tests/data/blur_nobar.s", "kernels/blur.s" };
+    for (int i = 0; i < 2; i++) {
+        Checked c;
+        run_checked(&c, files[i], NULL, NULL, 1, CHECK_RACES | CHECK_UNINIT);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        report_json(&c.run, f);
+        fclose(f);
+        if (i == 0)
+            assert_non_null(strstr(buf, "{\"kind\": \"read-after-write\", \"space\": \"shared\", \"word\": \"tile[32]\", "
+                                        "\"launch\": 1, \"block\": [0, 0, 0], \"count\": 24, \"first\": {\"line\": 55, "
+                                        "\"pc\": 16, \"warp\": 0, \"lane\": 31}, \"second\": {\"line\": 80, \"pc\": 35, "
+                                        "\"warp\": 1, \"lane\": 0}}"));
+        else
+            assert_non_null(strstr(buf, "\"findings\": {\"races\": [], \"uninitialised\": [], \"dropped\": 0}\n}\n"));
+        free(buf);
+        checked_free(&c);
+    }
+}
+
 /* tests/data/blur_uninit.s: the right halo loads through %rd8, which only
  * thread 0 writes (line 68); block 0's thread 127 (warp 3, lane 31) is the
  * first to fault, at line 79, address 8. */
@@ -374,6 +400,7 @@ int main(void)
         cmocka_unit_test(lanes_of_one_warp),
         cmocka_unit_test(global_races),
         cmocka_unit_test(report_text_names_everything),
+        cmocka_unit_test(report_json_findings),
         cmocka_unit_test(uninit_halo),
         cmocka_unit_test(uninit_derived),
         cmocka_unit_test(no_false_positives_kernels),

@@ -481,6 +481,50 @@ void report_text(const Run *r, FILE *out)
     }
 }
 
+static void json_site(const char *key, const CheckSite *s, FILE *out)
+{
+    fprintf(out, "\"%s\": {\"line\": %u, \"pc\": %u, \"warp\": %d, \"lane\": %d}", key, s->line, s->pc, s->warp,
+            s->lane);
+}
+
+/* "findings": the run-time checks' results, when they ran (docs/checks.md). */
+static void json_findings(const Run *r, FILE *out)
+{
+    const Checker *c = &r->check;
+    const Program *p = r->prog;
+    if (!(c->flags & (CHECK_RACES | CHECK_RACES_GLOBAL | CHECK_UNINIT))) return;
+    fputs(",\n  \"findings\": {\"races\": [", out);
+    for (int i = 0; i < c->nhaz; i++) {
+        const Hazard *h = &c->haz[i];
+        const Entry *e = &p->entries[p->launches[h->launch].entry];
+        char word[160];
+        check_word_name(p, e, h->space, h->addr, &r->mem, word, sizeof word);
+        fprintf(out, "%s\n    {\"kind\": \"%s\", \"space\": \"%s\", \"word\": ", i ? "," : "", hazard_names[h->kind],
+                h->space == SP_SHARED ? "shared" : "global");
+        json_string(out, word);
+        fprintf(out, ", \"launch\": %d, \"block\": [%u, %u, %u], \"count\": %" PRIu64 ", ", h->launch + 1, h->cta[0],
+                h->cta[1], h->cta[2], h->count);
+        json_site("first", &h->first, out);
+        fputs(", ", out);
+        json_site("second", &h->second, out);
+        fputc('}', out);
+    }
+    fputs(c->nhaz ? "\n  ], \"uninitialised\": [" : "], \"uninitialised\": [", out);
+    for (int i = 0; i < c->nun; i++) {
+        const UninitRead *u = &c->un[i];
+        const Entry *e = &p->entries[p->launches[u->launch].entry];
+        uint32_t t[3];
+        thread_of(r, u->launch, u->site.warp, u->site.lane, t);
+        fprintf(out, "%s\n    {\"register\": ", i ? "," : "");
+        json_string(out, u->is_pred ? e->preds[u->reg - e->nregs].name : e->regs[u->reg].name);
+        fprintf(out, ", \"launch\": %d, \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], \"count\": %" PRIu64 ", ",
+                u->launch + 1, u->cta[0], u->cta[1], u->cta[2], t[0], t[1], t[2], u->count);
+        json_site("read", &u->site, out);
+        fputc('}', out);
+    }
+    fprintf(out, "%s], \"dropped\": %" PRIu64 "}", c->nun ? "\n  " : "", c->dropped);
+}
+
 void report_json(const Run *r, FILE *out)
 {
     const Program *p = r->prog;
@@ -565,7 +609,9 @@ void report_json(const Run *r, FILE *out)
         fputc('}', out);
         first = 0;
     }
-    fputs("\n  ]\n}\n", out);
+    fputs("\n  ]", out);
+    json_findings(r, out);
+    fputs("\n}\n", out);
 }
 
 static const char *const fault_kinds[] = {
