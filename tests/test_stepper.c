@@ -223,7 +223,8 @@ static void walk_blur_race(void **state)
     assert_int_equal(pty_finish(&p), 0);
 }
 
-/* Enter repeats the last command; end of input runs to the end. */
+/* Enter repeats the last command; the arrows walk the history; q runs to
+ * the end. */
 static void enter_repeats(void **state)
 {
     (void)state;
@@ -238,6 +239,16 @@ static void enter_repeats(void **state)
     see(&p, "cycle 2  SM 0");
     assert_int_equal(type(&p, "f 0 0"), 1);
     see(&p, "focus: block 0 warp 0, next pc 2 (line 43)");
+    assert_int_equal(type(&p, "p %p1"), 1);
+    see(&p, "%p1, lanes 0-7: 00000000");
+    /* history: up arrow once is "p %p1" again, twice "f 0 0"; a typo
+     * mended with backspace */
+    assert_int_equal(type(&p, "\033[A"), 1);
+    see(&p, "%p1, lanes 0-7: 00000000");
+    assert_int_equal(type(&p, "\033[A\033[A"), 1);
+    see(&p, "focus: block 0 warp 0, next pc 2 (line 43)");
+    assert_int_equal(type(&p, "hx\177"), 1);
+    see(&p, "n next cycle | s next instruction");
     assert_int_equal(type(&p, "q"), 0);
     assert_int_equal(pty_finish(&p), 0);
 }

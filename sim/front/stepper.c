@@ -4,10 +4,12 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "isa/disasm.h"
 
-enum { MAX_BREAKS = 16 };
+enum { MAX_BREAKS = 16, HISTORY = 32, LINE_MAX_CHARS = 200 };
 
 typedef enum Mode { MODE_CYCLE, MODE_STEP, MODE_CONTINUE, MODE_DETACHED } Mode;
 
@@ -36,6 +38,8 @@ struct Stepper {
     int wknown;
     char writer[200];
     char last[120];              /* the last command: Enter repeats it */
+    char hist[HISTORY][LINE_MAX_CHARS];   /* earlier commands, oldest first (up/down arrows) */
+    int nhist;
 };
 
 static const char help_line[] =
@@ -405,6 +409,70 @@ int stepper_command(Stepper *s, const Timing *t, const Sm *sm, const char *line)
     }
 }
 
+/* ---- reading a command: a small line editor ------------------------------------------- */
+static void remember(Stepper *s, const char *line)
+{
+    if (!*line || (s->nhist && !strcmp(s->hist[s->nhist - 1], line))) return;
+    if (s->nhist == HISTORY) { memmove(s->hist[0], s->hist[1], sizeof s->hist - sizeof s->hist[0]); s->nhist--; }
+    snprintf(s->hist[s->nhist++], LINE_MAX_CHARS, "%s", line);
+}
+
+/* Show buf as the whole input line. */
+static void redraw(Stepper *s, const char *buf)
+{
+    fprintf(s->out, "\r(gpusim) %s\033[K", buf);
+}
+
+/* One key of the line editor: printable characters, backspace, the up and
+ * down arrows (history).  Returns 1 at Enter, -1 at end of input. */
+static int edit_key(Stepper *s, int fd, char *buf, size_t *len, int *h)
+{
+    unsigned char ch, seq[2];
+    if (read(fd, &ch, 1) != 1 || (ch == 4 && *len == 0)) return -1;      /* end of input, Ctrl-D */
+    if (ch == '\r' || ch == '\n') { fputc('\n', s->out); return 1; }
+    if ((ch == 127 || ch == 8) && *len) { buf[--*len] = '\0'; fputs("\b \b", s->out); return 0; }
+    if (ch == 27 && read(fd, seq, 2) == 2 && seq[0] == '[' && (seq[1] == 'A' || seq[1] == 'B')) {
+        if (seq[1] == 'A' && *h > 0) (*h)--;
+        else if (seq[1] == 'B' && *h < s->nhist) (*h)++;
+        snprintf(buf, LINE_MAX_CHARS, "%s", *h < s->nhist ? s->hist[*h] : "");
+        *len = strlen(buf);
+        redraw(s, buf);
+        return 0;
+    }
+    if (ch >= 32 && ch < 127 && *len + 1 < LINE_MAX_CHARS) { buf[(*len)++] = (char)ch; buf[*len] = '\0'; fputc(ch, s->out); }
+    return 0;
+}
+
+/* A command line into buf (LINE_MAX_CHARS): on a terminal with the editor
+ * (the terminal's own echo and line mode off meanwhile), else a plain
+ * line.  0, or -1 at end of input. */
+static int read_command(Stepper *s, char *buf)
+{
+    int fd = fileno(s->in);
+    struct termios old, raw;
+    buf[0] = '\0';
+    if (!isatty(fd) || tcgetattr(fd, &old)) {
+        if (!fgets(buf, LINE_MAX_CHARS, s->in)) return -1;
+        buf[strcspn(buf, "\r\n")] = '\0';
+        return 0;
+    }
+    raw = old;
+    raw.c_lflag &= (tcflag_t)~(ICANON | ECHO);   /* keys one by one; Ctrl-C still interrupts */
+    raw.c_cc[VMIN] = 1;
+    raw.c_cc[VTIME] = 0;
+    tcsetattr(fd, TCSANOW, &raw);
+    size_t len = 0;
+    int h = s->nhist, rc;
+    do {
+        fflush(s->out);
+        rc = edit_key(s, fd, buf, &len, &h);
+    } while (rc == 0);
+    tcsetattr(fd, TCSANOW, &old);
+    if (rc < 0) return -1;
+    remember(s, buf);
+    return 0;
+}
+
 /* ---- the hook ------------------------------------------------------------------------------ */
 static void breakpoints(Stepper *s, const Timing *t, const Sm *sm)
 {
@@ -449,12 +517,11 @@ static void on_cycle(void *ctx, const Timing *t, const Sm *sm, uint64_t skipped)
     s->stop = 0;
     s->focus_issued = 0;
     show(s, t, sm);
-    char line[200];
+    char line[LINE_MAX_CHARS];
     for (;;) {
         fprintf(s->out, "(gpusim) ");
         fflush(s->out);
-        if (!fgets(line, sizeof line, s->in)) { s->mode = MODE_DETACHED; fputc('\n', s->out); return; }
-        line[strcspn(line, "\r\n")] = '\0';
+        if (read_command(s, line)) { s->mode = MODE_DETACHED; fputc('\n', s->out); return; }
         if (stepper_command(s, t, sm, line)) return;
     }
 }

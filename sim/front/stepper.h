@@ -4,7 +4,8 @@
  * for a command after each cycle in which the SM of the focused warp
  * changed: n (next cycle), s (until the focused warp issues), c (until a
  * breakpoint or a watched word changes), b LINE [if block=B warp=W],
- * w ADDR, p %REG, f BLOCK WARP, q (stop stepping, run to the end), h.
+ * w ADDR, p %REG, f BLOCK WARP, q (stop stepping, run to the end), h;
+ * Enter repeats the last command, the arrow keys walk the history.
  * Each stop shows the SM's warps (a warp that issued this cycle shows the
  * pc that issued), and for the focused warp its next instruction, active
  * mask, SIMT stack and the registers its scoreboard waits on.
