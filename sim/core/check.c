@@ -33,10 +33,17 @@ typedef struct WordMap {
  * it derives from and the pc that read it (pc1 = pc + 1; 0: clean). */
 typedef struct Origin { uint32_t pc1; uint16_t reg; } Origin;
 
+/* The registers one instruction reads and writes (regs_of), once per pc. */
+typedef struct RegUse {
+    uint8_t nrd, nwr;
+    uint16_t rd[4 * ISA_MAX_OPS], wr[4 * ISA_MAX_OPS];
+} RegUse;
+
 struct CheckCta {
     Word *smem; uint32_t nwords;
     WordMap g;
     int nr;                   /* nregs + npreds */
+    const RegUse *use;        /* per pc (the block's own copy: blocks of one launch share an entry) */
     LaneMask *written;        /* [warp * nr + reg] lanes that wrote it */
     LaneMask *tainted;        /* [warp * nr + reg] lanes whose origin is set */
     Origin *origin;           /* [(warp * nr + reg) * ws + lane] */
@@ -120,6 +127,8 @@ static void add_uninit(Kernel *k, const Warp *w, uint32_t pc, int reg, int lane)
     u->count = 1;
 }
 
+static void regs_of(const Entry *e, const Instr *in, int *rd, int *nrd, int *wr, int *nwr);
+
 /* ---- a block's shadow state ---------------------------------------------------- */
 int check_cta_begin(Kernel *k, Cta *cta)
 {
@@ -133,6 +142,17 @@ int check_cta_begin(Kernel *k, Cta *cta)
     s->written = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1), sizeof *s->written);
     s->tainted = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1), sizeof *s->tainted);
     s->origin = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1) * (size_t)k->warp_size, sizeof *s->origin);
+    RegUse *use = calloc((size_t)(e->ncode ? e->ncode : 1), sizeof *use);
+    s->use = use;
+    if (!use) return -1;
+    for (int pc = 0; pc < e->ncode; pc++) {
+        int rd[4 * ISA_MAX_OPS], wr[4 * ISA_MAX_OPS], nrd, nwr;
+        regs_of(e, &e->code[pc], rd, &nrd, wr, &nwr);
+        use[pc].nrd = (uint8_t)nrd;
+        use[pc].nwr = (uint8_t)nwr;
+        for (int i = 0; i < nrd; i++) use[pc].rd[i] = (uint16_t)rd[i];
+        for (int i = 0; i < nwr; i++) use[pc].wr[i] = (uint16_t)wr[i];
+    }
     return s->smem && s->written && s->tainted && s->origin ? 0 : -1;
 }
 
@@ -143,6 +163,7 @@ void check_cta_end(Cta *cta)
     free(s->smem);
     free(s->g.key);
     free(s->g.val);
+    free((void *)s->use);
     free(s->written);
     free(s->tainted);
     free(s->origin);
@@ -212,9 +233,10 @@ void check_after(Kernel *k, Warp *w, uint32_t pc, const ExecOut *out)
         return;
     Cta *cta = w->cta;
     struct CheckCta *s = cta->chk;
-    for (int l = 0; l < k->warp_size; l++) {
-        if (!((m->mask >> l) & 1u)) continue;
-        Acc cur = { cta->epoch + 1, pc, (uint32_t)w->issued, (uint16_t)w->id, (uint8_t)l };
+    Acc cur = { cta->epoch + 1, pc, (uint32_t)w->issued, (uint16_t)w->id, 0 };
+    for (LaneMask mm = m->mask; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        cur.lane = (uint8_t)l;
         for (uint64_t a = m->addr[l] & ~3ull; a < m->addr[l] + m->bytes; a += 4) {
             Word *sw = space == SP_SHARED ? (a / 4 < s->nwords ? &s->smem[a / 4] : NULL) : global_word(&s->g, a / 4);
             if (sw) touch(k, cta, sw, space, a, m->is_store, &cur);
@@ -269,8 +291,9 @@ void check_before(Kernel *k, Warp *w, uint32_t pc, LaneMask active, LaneMask exe
         LaneMask bad = active & ~wrt[g];
         if (bad) add_uninit(k, w, pc, g, __builtin_ctz(bad));
     }
-    int rd[4 * ISA_MAX_OPS], wr[4 * ISA_MAX_OPS], nrd, nwr;
-    regs_of(e, in, rd, &nrd, wr, &nwr);
+    const RegUse *u = &s->use[pc];
+    const uint16_t *rd = u->rd, *wr = u->wr;
+    int nrd = u->nrd, nwr = u->nwr;
     LaneMask slow = 0;           /* lanes that read a never-written or tainted register */
     for (int i = 0; i < nrd; i++) {
         LaneMask bad = exec & ~wrt[rd[i]];

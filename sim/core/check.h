@@ -4,9 +4,10 @@
  * registers a thread never wrote.
  *
  * A Checker is owned by the front end and lives across launches; the
- * Kernel points at it (Kernel.check, NULL when every check is off: then
- * warp_issue pays one predictable branch and nothing else).  warp_issue
- * calls check_before and check_after around each instruction; cta_init/cta_free set
+ * Kernel points at it (Kernel.check, NULL when every check is off).  The
+ * engines then issue through warp_issue_checked (warp.h) instead of
+ * warp_issue, which calls check_before and check_after around each
+ * instruction; with the checks off nothing of this runs; cta_init/cta_free set
  * up and drop a block's shadow state; a barrier release starts a new
  * interval (Cta.epoch).  Works on what happened, not on pc order, so it
  * stays right when instructions are reordered: every report names the

@@ -9,12 +9,13 @@ static int run_cta(Kernel *k, Cta *c, const Config *cfg, uint64_t max_steps)
 {
     uint64_t steps = 0;
     ExecOut out;
+    IssueResult (*const issue)(Kernel *, Warp *, ExecOut *) = k->check ? warp_issue_checked : warp_issue;
     for (;;) {
         for (int i = 0; i < c->nwarps; i++) {
             Warp *w = &c->warps[i];
             while (!warp_done(w) && !w->at_barrier) {
                 uint32_t pc = warp_pc(w);
-                IssueResult r = warp_issue(k, w, &out);
+                IssueResult r = issue(k, w, &out);
                 k->clock++;
                 if (r == ISSUE_FAULT) return -1;
                 if (out.has_mem) lsu_account(cfg, &out.mem, k->entry->code[pc].line, k->stats);

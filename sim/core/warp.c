@@ -68,7 +68,7 @@ static int barrier_id(const Kernel *k, Warp *w, const Instr *in)
     return (int)(v & 15u);
 }
 
-static IssueResult issue(Kernel *k, Warp *w, ExecOut *out)
+IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
 {
     const Entry *e = k->entry;
     uint32_t pc = warp_pc(w);
@@ -117,7 +117,7 @@ static IssueResult issue(Kernel *k, Warp *w, ExecOut *out)
 
 /* With the checks on (check.h): the register reads before the instruction,
  * its memory access after it, and the cause of a fault. */
-static IssueResult issue_checked(Kernel *k, Warp *w, ExecOut *out)
+IssueResult warp_issue_checked(Kernel *k, Warp *w, ExecOut *out)
 {
     uint32_t pc = warp_pc(w);
     LaneMask active = warp_active(w), exec = active;
@@ -126,16 +126,10 @@ static IssueResult issue_checked(Kernel *k, Warp *w, ExecOut *out)
         if (in->guard != REG_NONE) exec &= in->guard_neg ? ~w->p[in->guard] : w->p[in->guard];
     }
     check_before(k, w, pc, active, exec);
-    IssueResult r = issue(k, w, out);
+    IssueResult r = warp_issue(k, w, out);
     if (r == ISSUE_FAULT) check_explain_fault(k, w, k->fault.lane);
     else check_after(k, w, pc, out);
     return r;
-}
-
-IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
-{
-    if (k->check) return issue_checked(k, w, out);   /* the one branch the checks cost when off */
-    return issue(k, w, out);
 }
 
 /* ---- barriers ----------------------------------------------------------------------- */
