@@ -193,6 +193,20 @@ static void lanes_of_one_warp(void **state)
     }
 }
 
+/* tests/data/race_lanes_synced.s: a bar.warp.sync between the store and
+ * the load orders the lanes, under independent thread scheduling too. */
+static void lanes_after_syncwarp(void **state)
+{
+    (void)state;
+    for (int functional = 0; functional < 2; functional++) {
+        Checked c;
+        run_checked(&c, "tests/data/race_lanes_synced.s", NULL, "sm.independent_threads=1", functional, CHECK_RACES);
+        assert_int_equal(c.rc, RUN_OK);
+        assert_int_equal(c.run.check.nhaz, 0);
+        checked_free(&c);
+    }
+}
+
 /* tests/data/race_global.s: only with CHECK_RACES_GLOBAL. */
 static void global_races(void **state)
 {
@@ -398,6 +412,7 @@ int main(void)
         cmocka_unit_test(blur_with_barrier_is_clean),
         cmocka_unit_test(off_finds_nothing),
         cmocka_unit_test(lanes_of_one_warp),
+        cmocka_unit_test(lanes_after_syncwarp),
         cmocka_unit_test(global_races),
         cmocka_unit_test(report_text_names_everything),
         cmocka_unit_test(report_json_findings),

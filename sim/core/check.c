@@ -14,6 +14,7 @@ enum { CHECK_CAP = 64 };       /* distinct findings kept; more are counted */
  * lanes of one instruction are one access under independent scheduling). */
 typedef struct Acc {
     uint32_t epoch, pc, seq;
+    uint32_t wsync;           /* bar.warp.sync instructions its warp had issued */
     uint16_t warp;
     uint8_t lane;
 } Acc;
@@ -41,6 +42,7 @@ typedef struct RegUse {
 
 struct CheckCta {
     Word *smem; uint32_t nwords;
+    uint32_t *wsync;          /* per warp: bar.warp.sync issued (orders its lanes) */
     WordMap g;
     int nr;                   /* nregs + npreds */
     const RegUse *use;        /* per pc (the block's own copy: blocks of one launch share an entry) */
@@ -122,7 +124,7 @@ static void add_uninit(Kernel *k, const Warp *w, uint32_t pc, int reg, int lane)
     memcpy(u->cta, w->cta->id, sizeof u->cta);
     u->reg = (uint16_t)reg;
     u->is_pred = reg >= k->entry->nregs;
-    Acc a = { 0, pc, 0, (uint16_t)w->id, (uint8_t)lane };
+    Acc a = { 0, pc, 0, 0, (uint16_t)w->id, (uint8_t)lane };
     u->site = site(k, &a);
     u->count = 1;
 }
@@ -139,6 +141,7 @@ int check_cta_begin(Kernel *k, Cta *cta)
     s->nwords = (cta->smem_bytes + 3) / 4;
     s->nr = e->nregs + e->npreds;
     s->smem = calloc(s->nwords ? s->nwords : 1, sizeof *s->smem);
+    s->wsync = calloc((size_t)(cta->nwarps ? cta->nwarps : 1), sizeof *s->wsync);
     s->written = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1), sizeof *s->written);
     s->tainted = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1), sizeof *s->tainted);
     s->origin = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1) * (size_t)k->warp_size, sizeof *s->origin);
@@ -153,7 +156,7 @@ int check_cta_begin(Kernel *k, Cta *cta)
         for (int i = 0; i < nrd; i++) use[pc].rd[i] = (uint16_t)rd[i];
         for (int i = 0; i < nwr; i++) use[pc].wr[i] = (uint16_t)wr[i];
     }
-    return s->smem && s->written && s->tainted && s->origin ? 0 : -1;
+    return s->smem && s->wsync && s->written && s->tainted && s->origin ? 0 : -1;
 }
 
 void check_cta_end(Cta *cta)
@@ -161,6 +164,7 @@ void check_cta_end(Cta *cta)
     struct CheckCta *s = cta->chk;
     if (!s) return;
     free(s->smem);
+    free(s->wsync);
     free(s->g.key);
     free(s->g.val);
     free((void *)s->use);
@@ -200,11 +204,12 @@ static Word *global_word(WordMap *m, uint64_t wi)
 }
 
 /* ---- races ---------------------------------------------------------------------- */
-/* Same thread for the race rule: same warp, and under independent thread
- * scheduling also the same lane or the same instruction. */
+/* Ordered for the race rule: the same warp, and under independent thread
+ * scheduling also the same lane, the same instruction, or a bar.warp.sync
+ * (__syncwarp) of the warp between them. */
 static int same(const Checker *c, const Acc *a, const Acc *b)
 {
-    return a->warp == b->warp && (!c->its || a->lane == b->lane || a->seq == b->seq);
+    return a->warp == b->warp && (!c->its || a->lane == b->lane || a->seq == b->seq || a->wsync != b->wsync);
 }
 
 static void touch(Kernel *k, Cta *cta, Word *s, int space, uint64_t addr, int is_store, const Acc *cur)
@@ -227,13 +232,14 @@ void check_after(Kernel *k, Warp *w, uint32_t pc, const ExecOut *out)
 {
     const Checker *c = k->check;
     const MemAccess *m = &out->mem;
+    if (pc < (uint32_t)k->entry->ncode && k->entry->code[pc].op == OP_BAR_WARP_SYNC) w->cta->chk->wsync[w->id]++;
     if (!out->has_mem || m->is_atomic || !(c->flags & (CHECK_RACES | CHECK_RACES_GLOBAL))) return;
     int space = m->space;
     if (!((space == SP_SHARED && (c->flags & CHECK_RACES)) || (space == SP_GLOBAL && (c->flags & CHECK_RACES_GLOBAL))))
         return;
     Cta *cta = w->cta;
     struct CheckCta *s = cta->chk;
-    Acc cur = { cta->epoch + 1, pc, (uint32_t)w->issued, (uint16_t)w->id, 0 };
+    Acc cur = { cta->epoch + 1, pc, (uint32_t)w->issued, s->wsync[w->id], (uint16_t)w->id, 0 };
     for (LaneMask mm = m->mask; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         cur.lane = (uint8_t)l;

@@ -16,7 +16,8 @@
  * Race rule: within one barrier interval of a block, a word written by one
  * thread and read or written by another is a hazard, except when both are
  * lanes of the same warp (they run in lockstep) unless the config models
- * independent thread scheduling (sm.independent_threads).  Atomics never
+ * independent thread scheduling (sm.independent_threads); then only a
+ * bar.warp.sync (__syncwarp) between them orders two lanes.  Atomics never
  * race with each other and are left out.  Each distinct hazard (kind and
  * the two instructions) is kept once, with the first occurrence and a
  * count.
