@@ -132,6 +132,22 @@ static void add_uninit(Kernel *k, const Warp *w, uint32_t pc, int reg, int lane)
 static void regs_of(const Entry *e, const Instr *in, int *rd, int *nrd, int *wr, int *nwr);
 
 /* ---- a block's shadow state ---------------------------------------------------- */
+/* The registers each instruction of e reads and writes, or NULL. */
+static RegUse *reg_uses(const Entry *e)
+{
+    RegUse *use = calloc((size_t)(e->ncode ? e->ncode : 1), sizeof *use);
+    if (!use) return NULL;
+    for (int pc = 0; pc < e->ncode; pc++) {
+        int rd[4 * ISA_MAX_OPS], wr[4 * ISA_MAX_OPS], nrd, nwr;
+        regs_of(e, &e->code[pc], rd, &nrd, wr, &nwr);
+        use[pc].nrd = (uint8_t)nrd;
+        use[pc].nwr = (uint8_t)nwr;
+        for (int i = 0; i < nrd; i++) use[pc].rd[i] = (uint16_t)rd[i];
+        for (int i = 0; i < nwr; i++) use[pc].wr[i] = (uint16_t)wr[i];
+    }
+    return use;
+}
+
 int check_cta_begin(Kernel *k, Cta *cta)
 {
     const Entry *e = k->entry;
@@ -142,21 +158,14 @@ int check_cta_begin(Kernel *k, Cta *cta)
     s->nr = e->nregs + e->npreds;
     s->smem = calloc(s->nwords ? s->nwords : 1, sizeof *s->smem);
     s->wsync = calloc((size_t)(cta->nwarps ? cta->nwarps : 1), sizeof *s->wsync);
-    s->written = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1), sizeof *s->written);
-    s->tainted = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1), sizeof *s->tainted);
-    s->origin = calloc((size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1) * (size_t)k->warp_size, sizeof *s->origin);
-    RegUse *use = calloc((size_t)(e->ncode ? e->ncode : 1), sizeof *use);
-    s->use = use;
-    if (!use) return -1;
-    for (int pc = 0; pc < e->ncode; pc++) {
-        int rd[4 * ISA_MAX_OPS], wr[4 * ISA_MAX_OPS], nrd, nwr;
-        regs_of(e, &e->code[pc], rd, &nrd, wr, &nwr);
-        use[pc].nrd = (uint8_t)nrd;
-        use[pc].nwr = (uint8_t)nwr;
-        for (int i = 0; i < nrd; i++) use[pc].rd[i] = (uint16_t)rd[i];
-        for (int i = 0; i < nwr; i++) use[pc].wr[i] = (uint16_t)wr[i];
-    }
-    return s->smem && s->wsync && s->written && s->tainted && s->origin ? 0 : -1;
+    if (!s->smem || !s->wsync) return -1;
+    if (!(k->check->flags & CHECK_UNINIT)) return 0;     /* the register state only for uninit */
+    size_t nreg = (size_t)cta->nwarps * (size_t)(s->nr ? s->nr : 1);
+    s->written = calloc(nreg, sizeof *s->written);
+    s->tainted = calloc(nreg, sizeof *s->tainted);
+    s->origin = calloc(nreg * (size_t)k->warp_size, sizeof *s->origin);
+    s->use = reg_uses(e);
+    return s->written && s->tainted && s->origin && s->use ? 0 : -1;
 }
 
 void check_cta_end(Cta *cta)
