@@ -273,6 +273,30 @@ static DataType slot_type(const Instr *in, int slot)
 
 static const char *opname(const Instr *in) { return isa_ops[in->op].mnemonic; }
 
+/* ptxas's rule: an instruction's type must fit the declared type of its
+ * registers.  .bN registers (and .bN instructions) go with any N-bit type,
+ * signed and unsigned integers mix, floats and integers do not.  Registers
+ * without a declared type (no .reg line) take anything. */
+static int type_clash(const Asm *A, const Instr *in, int slot, int idx)
+{
+    TypeKind have = isa_type_kind((DataType)A->e->regs[idx].type), want = isa_type_kind(slot_type(in, slot));
+    if (have == TK_NONE || have == TK_BITS || want == TK_BITS || want == TK_NONE) return 0;
+    return (have == TK_FLOAT) != (want == TK_FLOAT);
+}
+
+static int check_reg_type(Asm *A, const Token *t, const Instr *in, int slot, int idx)
+{
+    if (!type_clash(A, in, slot, idx)) return 0;
+    for (int s = 0; s < slot; s++)   /* one error per instruction: an earlier operand said it */
+        if (in->opd[s].kind == OPD_REG && type_clash(A, in, s, in->opd[s].r[0])) return -1;
+    char b[64];
+    DataType have = (DataType)A->e->regs[idx].type;
+    asm_err(A, t, "%s.%s on %s, a .%s register: the instruction type must fit the register's declared type "
+            "(%s.%s?)", opname(in), isa_type_name(slot_type(in, slot)), asm_show(t, b, sizeof b), isa_type_name(have),
+            opname(in), isa_type_name(have));
+    return -1;
+}
+
 static int check_reg_width(Asm *A, const Token *t, const Instr *in, int slot, int idx, int is_pred)
 {
     int need = isa_operand_bits(in, slot);
@@ -296,7 +320,7 @@ static int check_reg_width(Asm *A, const Token *t, const Instr *in, int slot, in
             isa_type_name(in->mul == MUL_WIDE ? (DataType)in->type : slot_type(in, slot)), need);
         return -1;
     }
-    return 0;
+    return check_reg_type(A, t, in, slot, idx);
 }
 
 /* A register operand (destination or source). */

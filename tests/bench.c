@@ -3,7 +3,11 @@
  * For each run: simulated cycles, warp instructions, host seconds (median
  * of REPEATS), simulated warp instructions per host second and simulated
  * cycles per host second.  Host time is measured here, never in the
- * simulator's reports, which stay bit-for-bit deterministic. */
+ * simulator's reports, which stay bit-for-bit deterministic.
+ *
+ * `build/bench --check races` (or any --check LIST of the binary: races,
+ * global, uninit, all) runs the same set with those run-time checks on,
+ * to measure what they cost (docs/performance.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +48,21 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int main(void)
+static int parse_checks(int argc, char **argv)
 {
+    if (argc < 3 || strcmp(argv[1], "--check")) return 0;
+    int f = 0;
+    if (strstr(argv[2], "races")) f |= CHECK_RACES;
+    if (strstr(argv[2], "global")) f |= CHECK_RACES | CHECK_RACES_GLOBAL;
+    if (strstr(argv[2], "uninit")) f |= CHECK_UNINIT;
+    if (strstr(argv[2], "all")) f |= CHECK_RACES | CHECK_RACES_GLOBAL | CHECK_UNINIT;
+    return f;
+}
+
+int main(int argc, char **argv)
+{
+    int checks = parse_checks(argc, argv);
+    if (checks) printf("run-time checks on: %s\n", argv[2]);
     printf("%-24s %-28s %-22s %-10s %12s %12s %9s %14s %14s\n", "config", "kernel", "size", "mode", "cycles", "warp inst",
            "host s", "warp inst/s", "cycles/s");
     int failed = 0;
@@ -62,7 +79,7 @@ int main(void)
         uint64_t cycles = 0, inst = 0;
         for (int r = 0; r < REPEATS; r++) {
             Run run;
-            RunOptions o = { .functional = be->functional };
+            RunOptions o = { .functional = be->functional, .checks = checks };
             double t0 = seconds();
             int rc = run_program(&run, p, &cfg, be->config, &o, &dl);
             t[r] = seconds() - t0;

@@ -411,8 +411,12 @@ static int reads_clock(const Program *p)
 static int differential(const Program *p, const char *what, int must_run)
 {
     int bad = 0;
+    /* a kernel with a data race on purpose (tests/data/race_*.s, blur_nobar.s,
+     * the race check's cases): its timed result depends on the order, which
+     * the back end may change, as ptxas may (it assumes race-free code) */
+    int racy = strstr(what, "race_") != NULL || strstr(what, "_nobar") != NULL;
     for (int functional = 1; functional >= 0; functional--) {
-        if (!functional && reads_clock(p)) continue;
+        if (!functional && (reads_clock(p) || racy)) continue;
         Run a, b;
         int ra = run_with(p, functional, CORE_SCHEDULE_SOURCE, &a);
         int rb = run_with(p, functional, CORE_SCHEDULE_MACHINE, &b);

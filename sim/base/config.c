@@ -85,6 +85,8 @@ static const ConfigKey keys[] = {
           "A completed barrier releases its warps this many cycles after the barrier unit has counted the last arrival."),
     K_INT("sm.bar_warp_cycles", sm.bar_warp_cycles, 0, 0, 1000, 0, "cycles",
           "The barrier unit counts one arriving warp per this many cycles (0: all at once)."),
+    K_BOOL("sm.independent_threads", sm.independent_threads, 0,
+           "For the race check (--check races) only: lanes of one warp count as separate threads, so a shared word written by one lane and read by another of the same warp without a barrier is a hazard, as compute-sanitizer reports from Volta on (independent thread scheduling). Execution still keeps a warp's lanes in lockstep."),
     K_INT("sm.fetch_units", sm.fetch_units, 1, 1, 16, 0, "",
           "Instruction fetch units per SM, each serving the warps of sm.schedulers / sm.fetch_units schedulers (1: one for the whole SM, as Fermi; sm.schedulers: one per processing block, as Volta to Hopper)."),
 

@@ -89,6 +89,7 @@ typedef struct Config {
         int shared_alloc_unit;
         int ibuffer_depth, fetch_width, fetch_units;
         int bar_latency, bar_warp_cycles;
+        bool independent_threads; /* race check: lanes of a warp are separate threads */
         int cta_launch_cycles;    /* a dispatched block's warps start this late */   /* barrier: release after the last arrival; per arriving warp */
     } sm;
     struct {

@@ -10,9 +10,12 @@
 #include "sim/base/config.h"
 #include "sim/core/warp.h"
 
+struct Checker;
+
 /* Run launch li of p.  max_steps bounds the warp instructions of one block
- * (0: no bound; the watchdog).  0 ok, -1 on a fault (in *fault). */
+ * (0: no bound; the watchdog); chk: the run-time checks, or NULL.  0 ok,
+ * -1 on a fault (in *fault). */
 int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
-             uint64_t max_steps, Fault *fault);
+             uint64_t max_steps, struct Checker *chk, Fault *fault);
 
 #endif

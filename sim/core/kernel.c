@@ -2,6 +2,7 @@
 #include "sim/core/kernel.h"
 
 #include "isa/backend.h"
+#include "sim/core/check.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -119,6 +120,7 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
     c->live_warps = c->nwarps;
     /* the machine code's prologue (backend.c): each warp runs it once */
     if (k->machine) k->stats->inst += (uint64_t)c->nwarps * (uint64_t)e->prologue_minst;
+    if (k->check && check_cta_begin(k, c)) return -1;
     if (c->nwarps && k->stats->simt_max_depth < 1) k->stats->simt_max_depth = 1;   /* the base entry */
     return 0;
 }
@@ -136,6 +138,7 @@ void cta_free(Cta *c)
     free(c->warps);
     free(c->smem);
     free(c->lmem);
+    check_cta_end(c);
     memset(c, 0, sizeof *c);
 }
 

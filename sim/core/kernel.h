@@ -38,6 +38,8 @@ typedef struct Fault {
 
 typedef struct Kernel Kernel;
 typedef struct Cta Cta;
+struct Checker;                  /* check.h */
+struct CheckCta;
 
 /* One active `call` of a warp (device functions): where to return, the
  * caller's frame, and the callee's registers as they were (so a recursive
@@ -84,6 +86,8 @@ struct Cta {
     int live_warps;              /* warps with live lanes */
     int smid;
     uint32_t bar_arrived[16];    /* threads counted at each barrier (warps x warp size) */
+    uint32_t epoch;              /* barrier releases so far (the race check's intervals) */
+    struct CheckCta *chk;        /* the checks' shadow state, NULL when off */
 };
 
 struct Kernel {
@@ -105,6 +109,7 @@ struct Kernel {
     uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
     int machine;                 /* core.schedule=machine: entry is the back end's
                                     machine order; counts are machine instructions */
+    struct Checker *check;       /* run-time checks (check.h), NULL when off */
     Fault fault;
 };
 

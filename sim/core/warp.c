@@ -2,6 +2,8 @@
  * and block barriers (see warp.h). */
 #include "sim/core/warp.h"
 
+#include "sim/core/check.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +207,23 @@ IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
     }
 }
 
+/* With the checks on (check.h): the register reads before the instruction,
+ * its memory access after it, and the cause of a fault. */
+IssueResult warp_issue_checked(Kernel *k, Warp *w, ExecOut *out)
+{
+    uint32_t pc = warp_pc(w);
+    LaneMask active = warp_active(w), exec = active;
+    if (pc < (uint32_t)k->entry->ncode) {
+        const Instr *in = &k->entry->code[pc];
+        if (in->guard != REG_NONE) exec &= in->guard_neg ? ~w->p[in->guard] : w->p[in->guard];
+    }
+    check_before(k, w, pc, active, exec);
+    IssueResult r = warp_issue(k, w, out);
+    if (r == ISSUE_FAULT) check_explain_fault(k, w, k->fault.lane);
+    else check_after(k, w, pc, out);
+    return r;
+}
+
 /* ---- barriers ----------------------------------------------------------------------- */
 /* A blamed barrier fault points at the bar.sync, not at the pc after it. */
 static void blame_barrier(Kernel *k, const Warp *w)
@@ -252,6 +271,7 @@ static int release(Kernel *k, Cta *c, int id)
     for (int i = 0; i < c->nwarps; i++)
         if (c->warps[i].at_barrier && c->warps[i].barrier_id == id) c->warps[i].at_barrier = 0;
     c->bar_arrived[id] = 0;
+    c->epoch++;                  /* a new interval for the race check */
     return 1;
 }
 

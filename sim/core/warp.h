@@ -17,6 +17,10 @@ typedef enum IssueResult { ISSUE_OK, ISSUE_BARRIER, ISSUE_ARRIVE, ISSUE_DONE, IS
 
 /* Issue the instruction at w's pc (see above). */
 IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out);
+/* The same with the run-time checks of k->check (check.h) around it.  The
+ * engines pick one or the other, so that with the checks off the issue
+ * path is what it was without them. */
+IssueResult warp_issue_checked(Kernel *k, Warp *w, ExecOut *out);
 static inline int warp_done(const Warp *w) { return simt_done(&w->simt); }
 static inline uint32_t warp_pc(Warp *w) { return simt_top(&w->simt)->pc; }
 static inline LaneMask warp_active(Warp *w) { return simt_top(&w->simt)->mask; }

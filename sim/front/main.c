@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "isa/asm.h"
 #include "isa/disasm.h"
@@ -29,6 +30,7 @@ typedef struct Options {
     const char *output;
     long long max_cycles;
     int disasm, dump_config, functional, occupancy;
+    int checks, checks_set;              /* --check: CHECK_* (sim/core/check.h) */
     const char *trace;                   /* --trace FILE.html|.json */
     uint64_t trace_from, trace_to;
     int trace_sm;
@@ -60,6 +62,13 @@ static void usage(FILE *out)
           "  -o FILE               write the report to FILE instead of stdout\n"
           "      --max-cycles N    stop with a fault after N simulated cycles (watchdog)\n"
           "      --functional      run without the timing model (fast; counts only)\n"
+          "      --check LIST      run-time checks, comma-separated: races (shared memory\n"
+          "                        written by one warp and touched by another with no\n"
+          "                        bar.sync between), global (races in global memory\n"
+          "                        within a block), uninit (registers read before the\n"
+          "                        thread wrote them), all, none; NAME=error makes a\n"
+          "                        finding exit 3 (default: races,uninit with\n"
+          "                        --functional, none with timing)\n"
           "      --trace FILE      write a visual trace of the timing run: FILE.html (a\n"
           "                        self-contained viewer) or FILE.json (Trace Event\n"
           "                        Format, for Perfetto / chrome://tracing)\n"
@@ -69,7 +78,10 @@ static void usage(FILE *out)
           "      --trace-warps LIST  trace only these warps of each block (e.g. 0,1)\n"
           "      --step            print every cycle that changes on one SM: what each\n"
           "                        scheduler issued, each warp's pc, active lanes and\n"
-          "                        state, and one warp's SIMT stack (use tiny.ini)\n"
+          "                        state, and one warp's SIMT stack (use tiny.ini); on a\n"
+          "                        terminal it stops after each cycle and takes commands:\n"
+          "                        n, s, c, b LINE [if block=B warp=W], w ADDR, p %REG,\n"
+          "                        f BLOCK WARP, q, h (docs/stepper.md)\n"
           "      --step-sm N       the SM to show (default 0)\n"
           "      --step-warp W     whose SIMT stack to show: warp W of the lowest block (0)\n"
           "      --occupancy       print the occupancy calculator for each launch: blocks\n"
@@ -190,7 +202,10 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
     if (check_dumps(p, o)) return EXIT_USAGE;
     RunOptions ro = { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace = o->trace,
                       .trace_opt = { o->trace_from, o->trace_to, o->trace_sm, o->trace_warps, o->ntrace_warps },
-                      .step = o->step ? stdout : NULL, .step_sm = o->step_sm, .step_warp = o->step_warp };
+                      .step = o->step ? stdout : NULL, .step_sm = o->step_sm, .step_warp = o->step_warp,
+                      .step_in = o->step && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ? stdin : NULL,
+                      /* the checks cost nothing in a functional run's terms: on there unless asked */
+                      .checks = o->checks_set ? o->checks : o->functional ? CHECK_RACES | CHECK_UNINIT : 0 };
     if (o->trace && o->functional)
         fprintf(stderr, "gpusim: note: --trace %s not written: a --functional run has no cycles to show "
                         "(drop --functional to trace the timing run)\n", o->trace);
@@ -200,6 +215,7 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
     if (rc == RUN_BAD_INPUT) { run_free(&r); return print_diags(dl); }
     if (rc == RUN_FAULT) {
         report_fault(&r, stderr);
+        report_findings(&r, stderr);
         run_free(&r);
         return EXIT_FAULT;
     }
@@ -216,6 +232,11 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
     if (rc == RUN_CHECK_FAILED) {
         fputs("gpusim: a .check failed:\n", stderr);
         report_checks(&r, stderr);
+    }
+    if ((r.check.flags & CHECK_ERROR) && check_findings(&r.check)) {
+        fprintf(stderr, "gpusim: the run-time checks found %d problem%s (--check ...=error): see the report\n",
+                check_findings(&r.check), check_findings(&r.check) == 1 ? "" : "s");
+        rc = EXIT_FAULT;
     }
     run_free(&r);
     return rc;
@@ -332,7 +353,7 @@ enum { NOT_MINE = -1000 };
 enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION,
        OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY, OPT_TRACE, OPT_TRACE_CYCLES, OPT_TRACE_SM, OPT_TRACE_WARPS,
        OPT_STEP, OPT_STEP_SM, OPT_STEP_WARP, OPT_SWEEP, OPT_NO_TIME, OPT_PLOT, OPT_Y, OPT_EMIT_JOBS,
-       OPT_SWEEP_POINT, OPT_MERGE, OPT_ZIP, OPT_RELATIVE, OPT_SPEEDUP, OPT_BASELINE };
+       OPT_SWEEP_POINT, OPT_MERGE, OPT_ZIP, OPT_RELATIVE, OPT_SPEEDUP, OPT_BASELINE, OPT_CHECK };
 
 static const struct option longopts[] = {
     { "set", required_argument, NULL, OPT_SET },
@@ -342,6 +363,7 @@ static const struct option longopts[] = {
     { "dump-config", no_argument, NULL, OPT_DUMP_CONFIG },
     { "doc", required_argument, NULL, OPT_DOC },
     { "functional", no_argument, NULL, OPT_FUNCTIONAL },
+    { "check", required_argument, NULL, OPT_CHECK },
     { "occupancy", no_argument, NULL, OPT_OCCUPANCY },
     { "trace", required_argument, NULL, OPT_TRACE },
     { "trace-cycles", required_argument, NULL, OPT_TRACE_CYCLES },
@@ -366,6 +388,32 @@ static const struct option longopts[] = {
     { "version", no_argument, NULL, OPT_VERSION },
     { NULL, 0, NULL, 0 },
 };
+
+/* --check LIST: races, global, uninit, all, none, each optionally =error. */
+static int parse_checks(const char *arg, int *flags)
+{
+    static const struct { const char *name; int flags; } names[] = {
+        { "races", CHECK_RACES }, { "global", CHECK_RACES | CHECK_RACES_GLOBAL }, { "uninit", CHECK_UNINIT },
+        { "all", CHECK_RACES | CHECK_RACES_GLOBAL | CHECK_UNINIT }, { "none", 0 },
+    };
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", arg);
+    *flags = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (eq) {
+            if (strcmp(eq, "=error")) return bad_usage("--check: '%s' (a check takes only =error)", tok);
+            *eq = '\0';
+            *flags |= CHECK_ERROR;
+        }
+        size_t i = 0;
+        while (i < sizeof names / sizeof names[0] && strcmp(names[i].name, tok)) i++;
+        if (i == sizeof names / sizeof names[0])
+            return bad_usage("--check: no check '%s' (races, global, uninit, all, none)", tok);
+        *flags |= names[i].flags;
+    }
+    return 0;
+}
 
 /* What to run and how: -D, --set, --format, -o, --max-cycles, --functional.  NOT_MINE if c is another group's. */
 static int take_run_option(int c, Options *o)
@@ -402,6 +450,7 @@ static int take_run_option(int c, Options *o)
         break;
     }
     case OPT_FUNCTIONAL: o->functional = 1; break;
+    case OPT_CHECK: if (parse_checks(optarg, &o->checks)) return EXIT_USAGE; o->checks_set = 1; break;
     default: return NOT_MINE;
     }
     return 0;

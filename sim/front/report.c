@@ -247,6 +247,69 @@ void report_checks(const Run *r, FILE *out)
     }
 }
 
+static void thread_of(const Run *r, int launch, int warp, int lane, uint32_t *t)
+{
+    const uint32_t *b = r->prog->launches[launch].block;
+    uint32_t lin = (uint32_t)(warp * r->cfg->sm.warp_size + lane);
+    t[0] = lin % b[0];
+    t[1] = (lin / b[0]) % b[1];
+    t[2] = lin / (b[0] * b[1]);
+}
+
+static void finding_site(const Run *r, const Entry *e, const CheckSite *s, const char *verb, FILE *out)
+{
+    char text[160];
+    disasm_instr(r->prog, e, &e->code[s->pc], text, sizeof text);
+    fprintf(out, "    line %-4u warp %d lane %-2d %-6s %s\n", s->line, s->warp, s->lane, verb, text);
+}
+
+static void report_hazards(const Run *r, FILE *out)
+{
+    const Checker *c = &r->check;
+    const Program *p = r->prog;
+    fprintf(out, "\n%srace check%s: %d hazard%s: two threads of a block touch one word with no bar.sync between\n",
+            bold(out), plain(out), c->nhaz, c->nhaz == 1 ? "" : "s");
+    for (int i = 0; i < c->nhaz; i++) {
+        const Hazard *h = &c->haz[i];
+        const Entry *e = &p->entries[p->launches[h->launch].entry];
+        char word[160];
+        check_word_name(p, e, h->space, h->addr, &r->mem, word, sizeof word);
+        fprintf(out, "  %s on %s %s, launch %d block (%u,%u,%u): %" PRIu64 " time%s\n", hazard_names[h->kind],
+                h->space == SP_SHARED ? "shared" : "global", word, h->launch + 1, h->cta[0], h->cta[1], h->cta[2],
+                h->count, h->count == 1 ? "" : "s");
+        finding_site(r, e, &h->first, h->kind == HAZ_WAR ? "read" : "wrote", out);
+        finding_site(r, e, &h->second, h->kind == HAZ_RAW ? "read" : "wrote", out);
+    }
+}
+
+static void report_uninit(const Run *r, FILE *out)
+{
+    const Checker *c = &r->check;
+    const Program *p = r->prog;
+    fprintf(out, "\n%suninitialised registers%s: %d read%s of a register the thread never wrote\n", bold(out),
+            plain(out), c->nun, c->nun == 1 ? "" : "s");
+    for (int i = 0; i < c->nun; i++) {
+        const UninitRead *u = &c->un[i];
+        const Entry *e = &p->entries[p->launches[u->launch].entry];
+        const char *name = u->is_pred ? e->preds[u->reg - e->nregs].name : e->regs[u->reg].name;
+        uint32_t t[3], wl = check_writer_line(e, u->reg);
+        thread_of(r, u->launch, u->site.warp, u->site.lane, t);
+        fprintf(out, "  %s at line %u, read by thread (%u,%u,%u) of block (%u,%u,%u), launch %d, which never wrote it",
+                name, u->site.line, t[0], t[1], t[2], u->cta[0], u->cta[1], u->cta[2], u->launch + 1);
+        if (wl) fprintf(out, " (line %u writes it, on a path this thread did not take)", wl);
+        fprintf(out, ": %" PRIu64 " time%s\n", u->count, u->count == 1 ? "" : "s");
+        finding_site(r, e, &u->site, "read", out);
+    }
+}
+
+void report_findings(const Run *r, FILE *out)
+{
+    if (r->check.nhaz) report_hazards(r, out);
+    if (r->check.nun) report_uninit(r, out);
+    if (r->check.dropped)
+        fprintf(out, "  (%" PRIu64 " more distinct findings not kept)\n", r->check.dropped);
+}
+
 /* Stalls as a sorted table with bars, then the source lines that cost the
  * most warp-cycles with their dominant reason. */
 static void report_stalls(const Run *r, FILE *out)
@@ -418,6 +481,9 @@ void report_text(const Run *r, FILE *out)
     fputs("\nchecks\n", out);
     if (!r->nchecks) fputs("  (none: the kernel file has no .check)\n", out);
     report_checks(r, out);
+    if (!(r->check.flags & CHECK_RACES) && r->stats.mem_inst[SP_SHARED][1])
+        fputs("  (shared-memory races not checked: --check races, or run with --functional, looks for them)\n", out);
+    report_findings(r, out);
     Metric m[MAX_METRICS];
     int n = collect(r, m);
     /* Sections in reading order; counters that are zero are left out here
@@ -440,6 +506,50 @@ void report_text(const Run *r, FILE *out)
         report_stalls(r, out);
         report_source(r, out);
     }
+}
+
+static void json_site(const char *key, const CheckSite *s, FILE *out)
+{
+    fprintf(out, "\"%s\": {\"line\": %u, \"pc\": %u, \"warp\": %d, \"lane\": %d}", key, s->line, s->pc, s->warp,
+            s->lane);
+}
+
+/* "findings": the run-time checks' results, when they ran (docs/checks.md). */
+static void json_findings(const Run *r, FILE *out)
+{
+    const Checker *c = &r->check;
+    const Program *p = r->prog;
+    if (!(c->flags & (CHECK_RACES | CHECK_RACES_GLOBAL | CHECK_UNINIT))) return;
+    fputs(",\n  \"findings\": {\"races\": [", out);
+    for (int i = 0; i < c->nhaz; i++) {
+        const Hazard *h = &c->haz[i];
+        const Entry *e = &p->entries[p->launches[h->launch].entry];
+        char word[160];
+        check_word_name(p, e, h->space, h->addr, &r->mem, word, sizeof word);
+        fprintf(out, "%s\n    {\"kind\": \"%s\", \"space\": \"%s\", \"word\": ", i ? "," : "", hazard_names[h->kind],
+                h->space == SP_SHARED ? "shared" : "global");
+        json_string(out, word);
+        fprintf(out, ", \"launch\": %d, \"block\": [%u, %u, %u], \"count\": %" PRIu64 ", ", h->launch + 1, h->cta[0],
+                h->cta[1], h->cta[2], h->count);
+        json_site("first", &h->first, out);
+        fputs(", ", out);
+        json_site("second", &h->second, out);
+        fputc('}', out);
+    }
+    fputs(c->nhaz ? "\n  ], \"uninitialised\": [" : "], \"uninitialised\": [", out);
+    for (int i = 0; i < c->nun; i++) {
+        const UninitRead *u = &c->un[i];
+        const Entry *e = &p->entries[p->launches[u->launch].entry];
+        uint32_t t[3];
+        thread_of(r, u->launch, u->site.warp, u->site.lane, t);
+        fprintf(out, "%s\n    {\"register\": ", i ? "," : "");
+        json_string(out, u->is_pred ? e->preds[u->reg - e->nregs].name : e->regs[u->reg].name);
+        fprintf(out, ", \"launch\": %d, \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], \"count\": %" PRIu64 ", ",
+                u->launch + 1, u->cta[0], u->cta[1], u->cta[2], t[0], t[1], t[2], u->count);
+        json_site("read", &u->site, out);
+        fputc('}', out);
+    }
+    fprintf(out, "%s], \"dropped\": %" PRIu64 "}", c->nun ? "\n  " : "", c->dropped);
 }
 
 void report_json(const Run *r, FILE *out)
@@ -538,7 +648,9 @@ void report_json(const Run *r, FILE *out)
         fputc('}', out);
         first = 0;
     }
-    fputs("\n  ]\n}\n", out);
+    fputs("\n  ]", out);
+    json_findings(r, out);
+    fputs("\n}\n", out);
 }
 
 static const char *const fault_kinds[] = {
@@ -573,6 +685,9 @@ void report_fault(const Run *r, FILE *out)
     } else {
         fputc('\n', out);
     }
+    if ((f->kind == FAULT_OUT_OF_BOUNDS || f->kind == FAULT_MISALIGNED) && !(r->check.flags & CHECK_UNINIT))
+        fputs("  (--check uninit, or --functional, says whether the address came from a register this thread never "
+              "wrote)\n", out);
 }
 
 void report_occupancy(const Program *p, const Config *c, const char *config_path, FILE *out)

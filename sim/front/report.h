@@ -21,5 +21,9 @@ void report_occupancy(const Program *p, const Config *c, const char *config_path
 int report_metrics(const Run *r, const char *const *names, double *values, int n);
 /* Check results, one line per .check. */
 void report_checks(const Run *r, FILE *out);
+/* The run-time checks' findings (races, uninitialised registers), if any:
+ * each with its kind, the word or register, both source lines, the warps,
+ * lanes and thread, and how often. */
+void report_findings(const Run *r, FILE *out);
 
 #endif

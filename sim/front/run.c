@@ -7,6 +7,7 @@
 #include "isa/backend.h"
 #include "sim/core/func.h"
 #include "sim/front/step.h"
+#include "sim/front/stepper.h"
 #include "sim/timing/gpu.h"
 
 /* Default watchdog: this many warp instructions per block is an endless
@@ -81,13 +82,28 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
         }
     }
     Observer obs = trace ? trace_observer(trace) : (Observer){ 0 };
-    GpuStep step = { o->step ? step_print : NULL, o->step, o->step_sm, o->step_warp };
+    GpuStep step = { o->step ? step_print : NULL, o->step, o->step_sm, o->step_warp, 0 };
+    Stepper *stepper = NULL;
+    if (o->step && o->step_in && !o->functional) {      /* on a terminal: stop and wait */
+        if (!(stepper = stepper_create(o->step_in, o->step, o->step_sm, o->step_warp, trace ? &obs : NULL))) {
+            diag_add(dl, "--step", 0, 0, NULL, "out of memory");
+            if (ms) memsys_destroy(ms);
+            return RUN_BAD_INPUT;
+        }
+        obs = stepper_observer(stepper);
+        step = stepper_hook(stepper);
+        fputs("gpusim: stepping. n next cycle, s next instruction, c continue, h help\n", o->step);
+    }
     int faulted = 0;
+    check_init(&r->check, (unsigned)o->checks, cfg->sm.independent_threads);
+    Checker *chk = o->checks & ~CHECK_ERROR ? &r->check : NULL;
     for (int i = 0; i < p->nlaunches && !faulted; i++) {
         faulted = o->functional
-            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, &r->fault)
-            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace ? &obs : NULL, &step, &now, o->max_cycles, &r->fault);
+            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, chk, &r->fault)
+            : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace || stepper ? &obs : NULL, &step, &now,
+                             o->max_cycles, chk, &r->fault);
     }
+    stepper_destroy(stepper);
     if (trace && trace_close(trace)) diag_add(dl, "--trace", 0, 0, NULL, "%s: write error", o->trace);
     if (ms) {
         memsys_flush(ms);      /* what the write-back L2 still holds counts as written */
@@ -115,6 +131,7 @@ void run_free(Run *r)
     stats_free(&r->stats);
     free(r->checks);
     free(r->occ);
+    check_free(&r->check);
     r->checks = NULL;
     r->occ = NULL;
 }

@@ -10,6 +10,7 @@
 #include "isa/isa.h"
 #include "sim/base/config.h"
 #include "sim/base/stats.h"
+#include "sim/core/check.h"
 #include "sim/core/warp.h"
 #include "sim/front/host.h"
 #include "sim/front/trace.h"
@@ -23,7 +24,9 @@ typedef struct RunOptions {
     const char *trace;       /* --trace FILE.html|FILE.json, or NULL */
     TraceOptions trace_opt;
     FILE *step;              /* --step output, or NULL */
+    FILE *step_in;           /* --step on a terminal: commands from here (stepper.h), else NULL */
     int step_sm, step_warp;
+    int checks;              /* CHECK_* (sim/core/check.h); 0: none */
 } RunOptions;
 
 typedef struct Run {
@@ -35,6 +38,7 @@ typedef struct Run {
     Stats stats;
     int faulted;
     Fault fault;
+    Checker check;           /* the run-time checks' findings (flags 0: off) */
     CheckResult *checks;
     int nchecks, checks_failed;
     Occupancy *occ;          /* per launch */

@@ -31,14 +31,18 @@ static void deliver(MemSys *ms, Sm *sms, Timing *t)
 }
 
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
-                   const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles, Fault *fault)
+                   const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles,
+                   struct Checker *chk, Fault *fault)
 {
     Kernel k;
     Timing t;
     memset(&t, 0, sizeof t);
     if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps)) return -1;
-    kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE);
+    /* the checks run the PTX as written: a finding names the order the
+     * student wrote (docs/checks.md); the memory is the same either way */
+    kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE && !chk);
     kernel_configure(&k, cfg->sm.max_call_depth, cfg->gpu.core_clock_mhz);
+    k.check = chk;
     const LaunchSpec *l = k.spec;
     occupancy_compute(&t.occ, cfg, (int)(l->block[0] * l->block[1] * l->block[2]), k.entry->regs_per_thread,
                       program_launch_shared(p, l), k.nctas);
@@ -84,7 +88,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
             if (t.faulted) { rc = -1; break; }
             if (w < next) next = w;
             busy |= sm_busy(&sms[i]);
-            if (t.step && i == t.step->sm && sm_busy(&sms[i]) && t.now >= before) {
+            if (t.step && (i == t.step->sm || t.step->all_sms) && sm_busy(&sms[i]) && t.now >= before) {
                 t.step->print(t.step->ctx, &t, &sms[i], t.now > step_last + 1 ? t.now - step_last - 1 : 0);
                 step_last = t.now;
             }

@@ -26,15 +26,21 @@ struct Timing;
 struct Sm;
 /* --step: after each cycle in which SM `sm` changed, print(ctx, ...) is
  * called with `skipped` quiet cycles before it; `warp` is the warp whose
- * SIMT stack the stepper shows.  print is NULL when not stepping. */
+ * SIMT stack the stepper shows.  print is NULL when not stepping.  With
+ * all_sms set (the interactive stepper), it is called for every SM that
+ * changed, and `skipped` counts from that SM's last call. */
 typedef struct GpuStep {
     void (*print)(void *ctx, const struct Timing *t, const struct Sm *sm, uint64_t skipped);
     void *ctx;
     int sm, warp;
+    int all_sms;
 } GpuStep;
 
-/* obs: --trace's observer, or NULL. */
+/* obs: --trace's observer, or NULL; chk: the run-time checks
+ * (sim/core/check.h), or NULL. */
+struct Checker;
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
-                   const Observer *obs, const GpuStep *step, uint64_t *now, uint64_t max_cycles, Fault *fault);
+                   const Observer *obs, const GpuStep *step, uint64_t *now, uint64_t max_cycles,
+                   struct Checker *chk, Fault *fault);
 
 #endif

@@ -568,7 +568,8 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     t->k->clock = now;
     ExecOut out;
     LaneMask active = t->obs ? warp_active(w) : 0;   /* before the issue moves the stack */
-    IssueResult r = warp_issue(t->k, w, &out);
+    /* the run-time checks (core/check.h) cost this one branch when off */
+    IssueResult r = t->k->check ? warp_issue_checked(t->k, w, &out) : warp_issue(t->k, w, &out);
     if (r == ISSUE_FAULT) { t->faulted = 1; return; }
     if (t->obs) {
         TraceWarp id = trace_id(t, sw);
