@@ -783,6 +783,50 @@ static void bandwidth_near_h100(void **state)
     free(text);
 }
 
+/* L2 store throughput: tests/validation/micro/partial_st*.s (partial.cu's
+ * pw kernel) on a quarter of hopper.ini (33 SMs, 10 channels, 20 slices),
+ * a 4 MiB L2-resident region (the H100's 16 MiB / 4).  The cycles of two
+ * passes are the elapsed cycles with PASSES 3 less those with PASSES 1;
+ * sectors per SM cycle x 4 for the whole GPU, within 15% of partial.csv's
+ * sectors_per_sm_cycle_gpu: coalesced f32 (whole sectors), f32 at a 32-byte
+ * stride (4 partial sectors a line request) and at a 128-byte stride (one
+ * sector a request).  l2.write_cycles and l2.write_sector_cycles model it. */
+#define PARTIAL_PATH REF_DIR "measured/partial.csv"
+static void store_rates_near_h100(void **state)
+{
+    (void)state;
+    char *text = slurp(PARTIAL_PATH);
+    if (!text) fail_msg("cannot read %s", PARTIAL_PATH);
+    Config c;
+    quarter_hopper(&c, "50MiB");
+    struct { const char *pat, *row; double sectors; } b[] = {
+        { "0", "store,a_coalesced_f32,", 131072 },
+        { "1", "store,b_stride32_f32,", 131072 },
+        { "2", "store,c_stride128_f32,", 32768 },
+    };
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        const char *at = strstr(text, b[i].row);
+        if (!at) fail_msg("%s has no row %s", PARTIAL_PATH, b[i].row);
+        for (int f = 0; f < 7; f++) at = strchr(at, ',') + 1;   /* 8th field */
+        double hw = atof(at);
+        char path[96];
+        snprintf(path, sizeof path, "tests/validation/micro/partial_st%s.s", b[i].pat);
+        uint64_t cyc[2];
+        for (int k = 0; k < 2; k++) {
+            AsmDefine d[] = { { "WS", "(4<<20)" }, { "SMS", "33" }, { "PASSES", k ? "3" : "1" } };
+            Ran x;
+            run_file(&x, path, d, 3, &c, HOPPER_INI, 0);
+            assert_int_equal(x.rc, RUN_OK);
+            cyc[k] = x.r.stats.cycles;
+            ran_free(&x);
+        }
+        double sim = 4 * 2 * b[i].sectors / (double)(cyc[1] - cyc[0]), off = (sim - hw) / hw * 100.0;
+        printf("   L2 stores %-22s H100 %5.1f, gpusim %5.1f sectors/cycle (%+5.1f%%)\n", b[i].row + 6, hw, sim, off);
+        assert_true(fabs(off) <= 15.0);
+    }
+    free(text);
+}
+
 /* Barrier cost: tests/validation/micro/barrier.s (micro.cu's bar.sync loop)
  * on hopper.ini with one SM, against micro.csv's barrier rows: within 3% up
  * to 8 warps, where arrivals meet the barrier unit together as on the H100,
@@ -968,6 +1012,7 @@ int main(void)
     t[n++] = (struct CMUnitTest){ "issue_rates_near_h100", issue_rates_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "barrier_cost_near_h100", barrier_cost_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "bandwidth_near_h100", bandwidth_near_h100, NULL, NULL, NULL };
+    t[n++] = (struct CMUnitTest){ "store_rates_near_h100", store_rates_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "launch_overhead_near_h100", launch_overhead_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "correlation_subset", correlation_subset, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "bank_conflict_latency_near_h100", bank_conflict_latency_near_h100, NULL, NULL, NULL };

@@ -151,6 +151,8 @@ static const ConfigKey keys[] = {
     K_INT("l2.hit_lat", l2.hit_lat, 240, 1, NOLIMIT, 0, "cycles", "L2 hit latency, excluding the interconnect."),
     K_INT("l2.mshrs", l2.mshrs, 32, 1, 4096, 0, "entries", "Outstanding misses per L2 slice."),
     K_INT("l2.mshr_merge", l2.mshr_merge, 4, 1, 1024, 0, "requests", "Requests to a line in flight that one L2 MSHR holds, the first included; one more stalls the slice's tag stage until the fill."),
+    K_INT("l2.write_cycles", l2.write_cycles, 1, 1, 1024, 0, "cycles", "Cycles a store request (one line, any sectors) holds its slice's tag stage, before l2.write_sector_cycles."),
+    K_INT("l2.write_sector_cycles", l2.write_sector_cycles, 0, 0, 1024, 0, "cycles", "Further cycles a store request holds the slice's tag stage for each sector it writes, whole or in part (0: a store costs l2.write_cycles alone)."),
     K_ENUM("l2.write_policy", l2.write_policy, CACHE_WRITE_BACK, write_names, "What a store does to L2."),
     K_BOOL("l2.alloc_on_write", l2.alloc_on_write, 1, "Allocate a line in L2 on a store miss."),
 

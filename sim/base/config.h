@@ -128,6 +128,8 @@ typedef struct Config {
         int64_t size_bytes;       /* all slices together */
         int line_bytes, sector_bytes, assoc, slices, hit_lat, mshrs;
         int mshr_merge;           /* requests one MSHR holds */
+        int write_cycles;         /* tag-stage cycles of a store request */
+        int write_sector_cycles;  /* and per sector it writes */
         int write_policy;         /* enum CacheWritePolicy */
         bool alloc_on_write;
     } l2;

@@ -114,6 +114,7 @@ struct MemSys {
     int line_bytes, sector_bytes, ib;
     int phash;               /* dram.partition_hash */
     int l1_enabled, l1_hit, l2_hit, icnt_lat, cc_hit, const_penalty;
+    int l2_wr, l2_wr_sector;             /* l2.write_cycles, l2.write_sector_cycles */
     int l1_ways, l1_wb, l1_alloc, l2_wb, l2_alloc;
     int64_t l1_bytes;                 /* current L1 capacity (memsys_set_l1_bytes) */
     CacheConfig l1_cfg;               /* the L1s' geometry */
@@ -327,6 +328,8 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->l1_enabled = c->l1.enabled;
     m->l1_hit = c->l1.hit_lat;
     m->l2_hit = c->l2.hit_lat;
+    m->l2_wr = c->l2.write_cycles;
+    m->l2_wr_sector = c->l2.write_sector_cycles;
     m->icnt_lat = c->icnt.latency;
     m->ctrl_lat = c->dram.ctrl_lat;
     m->cc_hit = c->cc.hit_lat;
@@ -932,7 +935,7 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
         if (r.forward) to_dram(m, p->addr, sectors_to_bursts(m, need), 1, t);
         if (p->rec >= 0) rec_part(m, p->rec, t + (uint64_t)m->icnt_lat);
-        return 1;
+        return m->l2_wr + m->l2_wr_sector * pop32(need);
     }
     /* reads and atomics; stop taking them while the reply port is over budget */
     int occ = p->kind == PK_ATOM ? (p->aux ? p->aux : 1) : 1;

@@ -18,7 +18,8 @@
  *      line: slice = (addr / dram.interleave_bytes) % l2.slices, with
  *      dram.partition_hash after a hashed rotation (memsys.c)
  *   -> l2.hit_lat of partition pipeline, then the L2 tag stage, one request
- *      per cycle; hit: reply packet; miss: MSHR (up to l2.mshr_merge
+ *      per cycle (a store: l2.write_cycles + l2.write_sector_cycles per
+ *      sector it writes); hit: reply packet; miss: MSHR (up to l2.mshr_merge
  *      requests per line; one more holds the tag stage, and every request
  *      behind it, until the fill), DRAM request to the slice's
  *      channel (slice % dram.channels), reply when the data is back: the
