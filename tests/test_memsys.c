@@ -499,6 +499,12 @@ static void l2_merge_limit(void **state)
          * valid); the two fills are the misses, either way */
         assert_int_equal(st->l2_sector_misses, 2);
         assert_int_equal(st->l2_sector_hits, 2);
+        /* gpusim__l2_wait_mshr: with 2, SM 2's request waits at the head of
+         * the slice from its tag stage at 251 to the fill at 289: 38 cycles;
+         * with 4 nothing waits */
+        assert_int_equal(st->l2_wait_cycles[L2_WAIT_MSHR - 1], merge == 2 ? 38 : 0);
+        assert_int_equal(st->l2_wait_cycles[L2_WAIT_DRAM - 1] + st->l2_wait_cycles[L2_WAIT_REPLY - 1] +
+                         st->l2_wait_cycles[L2_WAIT_RESERVED - 1], 0);
         assert_int_equal(st->dram_reads, 2);
         assert_int_equal(st->dram_row_hits, 1);
         memsys_destroy(s->m);
