@@ -115,9 +115,8 @@ struct MemSys {
     int phash;               /* dram.partition_hash */
     int l1_enabled, l1_hit, l2_hit, icnt_lat, cc_hit, const_penalty;
     int l2_wr, l2_wr_sector;             /* l2.write_cycles, l2.write_sector_cycles */
-    int l1_ways, l1_wb, l1_alloc, l2_wb, l2_alloc;
-    int64_t l1_bytes;                 /* current L1 capacity (memsys_set_l1_bytes) */
-    CacheConfig l1_cfg;               /* the L1s' geometry */
+    int l1_wb, l1_alloc, l2_wb, l2_alloc;
+    CacheConfig l1_cfg;               /* the L1s' geometry, now (memsys_set_l1_bytes) */
     int burst_bytes;
     uint32_t s2b[CACHE_MAX_SECTORS];     /* sector -> bursts holding it */
     uint32_t b2s[CACHE_MAX_SECTORS];     /* burst -> sectors it carries */
@@ -334,7 +333,6 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->ctrl_lat = c->dram.ctrl_lat;
     m->cc_hit = c->cc.hit_lat;
     m->const_penalty = 2 * c->icnt.latency + c->l2.hit_lat;
-    m->l1_ways = c->l1.assoc;
     m->l1_wb = c->l1.write_policy == CACHE_WRITE_BACK;
     m->l1_alloc = c->l1.alloc_on_write;
     m->l2_wb = c->l2.write_policy == CACHE_WRITE_BACK;
@@ -382,7 +380,6 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->woken = calloc((size_t)merge, sizeof *m->woken);
     int bad = !m->sm || !m->sl || !m->rec || !m->heap || !m->woken;
     m->l1_cfg = l1;
-    m->l1_bytes = c->l1.size_bytes;
     for (int i = 0; !bad && i < num_sms; i++) {
         SmPort *p = &m->sm[i];
         p->l1 = cache_create(&l1);
@@ -664,14 +661,14 @@ static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
                 if (cache_victim(P->l1, L->addr, &vd) && vd) { pl->packets++; pl->flits += data_flits(m, m->req, vd); }
                 int k = set_use(&sets, &pr);
                 /* a write allocation needs an unreserved way but does not reserve it */
-                if (sets.res[k] >= m->l1_ways) return RETRY_MSHR;
+                if (sets.res[k] >= m->l1_cfg.ways) return RETRY_MSHR;
             }
         }
         if (forward) { pl->packets++; pl->flits += data_flits(m, m->req, L->mask); pl->need_rec = 1; }
     }
     if (pl->need_mshr > cache_mshrs_free(P->l1)) return RETRY_MSHR;
     for (int k = 0; k < sets.n; k++)
-        if (sets.res[k] + sets.cnt[k] > m->l1_ways) return RETRY_MSHR;
+        if (sets.res[k] + sets.cnt[k] > m->l1_cfg.ways) return RETRY_MSHR;
     return 0;
 }
 
@@ -1128,7 +1125,10 @@ const MemStats *memsys_stats(MemSys *m)
     return &m->st;
 }
 
-int64_t memsys_l1_bytes(const MemSys *m) { return m->l1_bytes; }
+int64_t memsys_l1_bytes(const MemSys *m)
+{
+    return (int64_t)m->l1_cfg.sets * m->l1_cfg.ways * m->l1_cfg.line_bytes;
+}
 
 /* ---- per-unit counters (observers) ------------------------------------------------ */
 
@@ -1157,7 +1157,7 @@ void memsys_part_counters(const MemSys *m, int part, MemPartCounters *out)
 
 int memsys_set_l1_bytes(MemSys *m, int64_t bytes)
 {
-    if (bytes == m->l1_bytes || memsys_busy(m)) return 0;   /* between launches only */
+    if (bytes == memsys_l1_bytes(m) || memsys_busy(m)) return 0;   /* between launches only */
     CacheConfig l1 = m->l1_cfg;
     int lines = (int)(bytes / l1.line_bytes);
     int sets = 1;
@@ -1173,7 +1173,5 @@ int memsys_set_l1_bytes(MemSys *m, int64_t bytes)
         m->sm[i].gen_l1++;          /* a remembered refusal no longer holds */
     }
     m->l1_cfg = l1;
-    m->l1_ways = l1.ways;
-    m->l1_bytes = bytes;
     return 0;
 }
