@@ -101,6 +101,22 @@ static Token at_line(Asm *A, int line, int col)
     return t;
 }
 
+/* CUDA's printf: nvcc calls vprintf(format, arguments) with two 64-bit
+ * pointers and an optional 32-bit result (sim/core/printf.h). */
+static int resolve_vprintf(Asm *A, const Entry *e, CallSite *cs, const Token *at)
+{
+    int ok = cs->nrets <= 1 && cs->nargs == 2;
+    for (int i = 0; ok && i < cs->nrets + cs->nargs; i++)
+        if (e->params[cs->params[i]].size < (i < cs->nrets ? 4u : 8u)) ok = 0;
+    if (!ok) {
+        asm_err(A, at, "call of vprintf: CUDA's printf passes two 64-bit .params (the format and the arguments' "
+                "address) and takes at most one 32-bit result, as nvcc writes it");
+        return -1;
+    }
+    cs->func = CALL_VPRINTF;
+    return 0;
+}
+
 /* Check a call against its callee: the function exists and the .params
  * passed match its signature. */
 static int resolve_call(Asm *A, const Entry *e, CallSite *cs, const Instr *in)
@@ -112,10 +128,12 @@ static int resolve_call(Asm *A, const Entry *e, CallSite *cs, const Instr *in)
     if (cs->func < 0) {
         const char *near = p->nfuncs ? suggest_best(cs->name, p->funcs, (size_t)p->nfuncs, sizeof *p->funcs) : NULL;
         if (program_find_entry(p, cs->name) >= 0) asm_err(A, &at, "call of '%s': an .entry cannot be called, only a .func", cs->name);
+        else if (strmap_get(&A->protomap, cs->name, (int)strlen(cs->name)) >= 0 && !strcmp(cs->name, "vprintf"))
+            return resolve_vprintf(A, e, cs, &at);
         else if (strmap_get(&A->protomap, cs->name, (int)strlen(cs->name)) >= 0)
             asm_err(A, &at, "call of '%s': it is only declared (a prototype, such as nvcc's .extern .func for a CUDA "
-                    "library function), and no .func in the program defines it%s", cs->name,
-                    strcmp(cs->name, "vprintf") ? "" : "; printf is not supported yet");
+                    "library function), and no .func in the program defines it (of CUDA's library functions gpusim "
+                    "has vprintf, for printf)", cs->name);
         else if (near) asm_err(A, &at, "call of unknown function '%s' (did you mean '%s'?)", cs->name, near);
         else asm_err(A, &at, "call of unknown function '%s' (no .func defines it)", cs->name);
         return -1;
@@ -230,6 +248,7 @@ void asm_link_funcs(Asm *A)
         for (int pc = 0; pc < e->ncode; pc++) {
             if (e->code[pc].op != OP_CALL) continue;
             int ci = (int)e->code[pc].opd[1].imm;
+            if (e->calls[ci].func == CALL_VPRINTF) continue;   /* built in */
             int li = linked_index(e, p, e->calls[ci].func);
             e->calls[ci].linked = li;
             e->code[pc].opd[0].imm = e->linked[li].pc;

@@ -78,6 +78,7 @@ const ModInfo isa_mods[] = {
     { "bfly", MC_SHFL, MF_SUB, SHFL_BFLY }, { "idx", MC_SHFL, MF_SUB, SHFL_IDX },
     { "uni", MC_UNI, MF_FLAG, IF_UNI },
     { "aligned", MC_ALIGNED, MF_FLAG, IF_ALIGNED },
+    { "shiftamt", MC_SHIFTAMT, MF_FLAG, IF_SHIFTAMT },
     { "cta", MC_LEVEL, MF_LEVEL, LEVEL_CTA }, { "gl", MC_LEVEL, MF_LEVEL, LEVEL_GL },
     { "sys", MC_LEVEL, MF_LEVEL, LEVEL_SYS }, { "gpu", MC_LEVEL, MF_LEVEL, LEVEL_GPU },
     { "sc", MC_SEM, MF_SEM, SEM_SC }, { "acq_rel", MC_SEM, MF_SEM, SEM_ACQ_REL },
@@ -94,7 +95,7 @@ const ModSlot isa_mod_order[] = {
     { MF_SPACE, 0 }, { MF_CACHE, 0 }, { MF_FLAG, IF_NC }, { MF_MUL, 0 }, { MF_CMP, 0 },
     { MF_BOOL, 0 }, { MF_SUB, 0 }, { MF_FLAG, IF_APPROX }, { MF_FLAG, IF_FULL },
     { MF_RND, 0 }, { MF_FLAG, IF_FTZ }, { MF_FLAG, IF_SAT }, { MF_FLAG, IF_ALIGNED },
-    { MF_FLAG, IF_UNI }, { MF_VEC, 0 },
+    { MF_FLAG, IF_SHIFTAMT }, { MF_FLAG, IF_UNI }, { MF_VEC, 0 },
 };
 const int isa_nmod_order = (int)(sizeof isa_mod_order / sizeof isa_mod_order[0]);
 

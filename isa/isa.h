@@ -104,6 +104,7 @@ typedef enum Unit { UNIT_ALU, UNIT_FP32, UNIT_FP64, UNIT_SFU, UNIT_LSU, UNIT_CTR
 #define MC_ALIGNED  (1u << 17)
 #define MC_LEVEL    (1u << 18)
 #define MC_SEM      (1u << 19)
+#define MC_SHIFTAMT (1u << 20)
 
 typedef enum Space { SP_NONE, SP_GLOBAL, SP_SHARED, SP_CONST, SP_LOCAL, SP_PARAM, SP_COUNT } Space;
 typedef enum Cache { CACHE_NONE, CACHE_CA, CACHE_CG, CACHE_CS, CACHE_LU, CACHE_CV, CACHE_WB, CACHE_WT } Cache;
@@ -136,6 +137,7 @@ typedef enum Sem { SEM_NONE, SEM_SC, SEM_ACQ_REL, SEM_RELAXED, SEM_ACQUIRE, SEM_
 #define IF_NC       (1u << 6)
 #define IF_VOLATILE (1u << 7)
 #define IF_ALIGNED  (1u << 8)
+#define IF_SHIFTAMT (1u << 9)
 
 /* ---- opcodes ----------------------------------------------------------- */
 #define ISA_OP(e, m, f, u, t, mo, mi, d) e,
@@ -278,12 +280,15 @@ typedef struct BasicBlock {
  * Entry.params: the nrets return values, then the nargs arguments). */
 typedef struct CallSite {
     char *name;               /* the callee as written */
-    int func;                 /* Program.funcs index */
+    int func;                 /* Program.funcs index, or CALL_VPRINTF */
     int linked;               /* its LinkedFunc in the calling entry */
     int nrets, nargs;
     int *params;
     int line, col;            /* of the callee's name, for errors when linking */
 } CallSite;
+/* CallSite.func of a call of nvcc's .extern .func vprintf (CUDA's printf):
+ * built in (sim/core/printf.h), nothing linked. */
+#define CALL_VPRINTF (-2)
 
 /* A .func linked into an entry: its code, registers and .params were
  * appended to the entry's, from these bases. */

@@ -377,6 +377,11 @@ static const Case minmax_cases[] = {
     EQ("min.s16 %rs1, -2, 1", D_R16, 0xfffe),
     EQ("max.u16 %rs1, 0xfffe, 1", D_R16, 0xfffe),
     EQ("min.f32 %f1, 1.0, -2.0", D_F32, 0xc0000000u),
+    /* copysign d, a, b: b with a's sign, bits only (a NaN's payload survives) */
+    EQ("copysign.f32 %f1, -1.0, 2.5", D_F32, 0xc0200000u),
+    EQ("copysign.f32 %f1, 0f00000000, 0fC0200000", D_F32, 0x40200000u),
+    EQ("copysign.f32 %f1, 0f80000000, 0f7FC00001", D_F32, 0xffc00001u),
+    EQ("copysign.f64 %fd1, -0.0, 3.0", D_F64, 0xc008000000000000ull),
     EQ("max.f32 %f1, 1.0, -2.0", D_F32, 0x3f800000u),
     /* PTX: a NaN operand yields the other; both NaN gives NaN */
     EQ("min.f32 %f1, 0f7FC00000, 1.0", D_F32, 0x3f800000u),
@@ -537,6 +542,12 @@ static const Case bit_cases[] = {
     EQ("bfind.s32 %r1, 0x40000000", D_R32, 30),
     EQ("bfind.u64 %r1, 0x100000000", D_R32, 32),
     EQ("bfind.s64 %r1, -4294967296", D_R32, 31),
+    /* .shiftamt: the left shift that brings that bit to the top (nvcc's __clz-like uses) */
+    EQ("bfind.shiftamt.u32 %r1, 1", D_R32, 31),
+    EQ("bfind.shiftamt.u32 %r1, 0x00010000", D_R32, 15),
+    EQ("bfind.shiftamt.u32 %r1, 0", D_R32, 0xffffffffu),
+    EQ("bfind.shiftamt.s32 %r1, -2", D_R32, 31),
+    EQ("bfind.shiftamt.u64 %r1, 0x100000000", D_R32, 31),
     /* fns on mask 0b10110100 (bits 2, 4, 5, 7): from bit 0 up, the 1st set
      * bit is 2 and the 3rd is 5; from 6 down the 1st is 5, the 4th none;
      * offset 0 asks whether bit b itself is set */
@@ -2297,6 +2308,7 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_MAX, "test_min_max" },
     { OP_ABS, "test_abs_neg" },
     { OP_NEG, "test_abs_neg" },
+    { OP_COPYSIGN, "test_min_max" },
     { OP_AND, "test_logic" },
     { OP_OR, "test_logic" },
     { OP_XOR, "test_logic" },

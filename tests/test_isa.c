@@ -302,6 +302,8 @@ static const Sample samples[] = {
     { OP_ABS, "abs.s64 %rd1, %rd2;" },
     { OP_NEG, "neg.s32 %r1, %r2;" },
     { OP_NEG, "neg.f64 %fd1, %fd2;" },
+    { OP_COPYSIGN, "copysign.f32 %f1, %f2, %f3;" },
+    { OP_COPYSIGN, "copysign.f64 %fd1, %fd2, %fd3;" },
     /* logic and bits */
     { OP_AND, "and.b32 %r1, %r2, 0xFF;" },
     { OP_AND, "and.pred %p1, %p2, !%p3;" },
@@ -329,6 +331,7 @@ static const Sample samples[] = {
     { OP_BFE, "bfe.s64 %rd1, %rd2, %r3, %r4;" },
     { OP_BFIND, "bfind.u32 %r1, %r2;" },
     { OP_BFIND, "bfind.s64 %r1, %rd2;" },
+    { OP_BFIND, "bfind.shiftamt.u32 %r1, %r2;" },
     { OP_PRMT, "prmt.b32 %r1, %r2, %r3, 0x3210;" },
     { OP_FNS, "fns.b32 %r1, %r2, %r3, -1;" },
     { OP_ADD, "add.rn.f16 %rs1, %rs2, %rs3;" },

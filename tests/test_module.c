@@ -296,10 +296,13 @@ static void test_func_errors(void **s)
     snprintf(src, sizeof src, "%s.entry k()\n{\n    .param .b16 a;\n    .param .b32 b;\n    call (b), f, (a);\n    ret;\n}\n", fn);
     bad(src, 9, 15, "call of f: .param a has 2 bytes, its parameter x needs 4");
     bad(".entry k()\n{\n    call %rd1, (a);\n    ret;\n}\n", 3, 10, "indirect calls (through a register) are not supported");
+    bad(".extern .func (.param .b32 r) malloc (.param .b64 n);\n.entry k()\n{\n    .param .b64 p0;\n"
+        "    .param .b32 r0;\n    call.uni (r0), malloc, (p0);\n    ret;\n}\n", 6, 20,
+        "call of 'malloc': it is only declared (a prototype, such as nvcc's .extern .func for a CUDA library function), "
+        "and no .func in the program defines it (of CUDA's library functions gpusim has vprintf, for printf)");
     bad(".extern .func (.param .b32 r) vprintf (.param .b64 f, .param .b64 a);\n.entry k()\n{\n    .param .b64 p0;\n"
-        "    .param .b64 p1;\n    .param .b32 r0;\n    call.uni (r0), vprintf, (p0, p1);\n    ret;\n}\n", 7, 20,
-        "call of 'vprintf': it is only declared (a prototype, such as nvcc's .extern .func for a CUDA library function), "
-        "and no .func in the program defines it; printf is not supported yet");
+        "    .param .b32 p1;\n    .param .b32 r0;\n    call.uni (r0), vprintf, (p0, p1);\n    ret;\n}\n", 7, 20,
+        "call of vprintf: CUDA's printf passes two 64-bit .params (the format and the arguments' address)");
     bad(".entry k()\n{\n    call f, (nope);\n    ret;\n}\n", 3, 14, "expected a .param name (declare it with .param in the call sequence), got 'nope'");
     bad(".func f()\n{\n    .shared .b32 s[4];\n    ret;\n}\n.entry k() { ret; }\n", 3, 5, ".shared variables inside a .func are not supported");
     bad(".entry k(.param .u32 n)\n{\n    st.param.u32 [n], 1;\n    ret;\n}\n", 3, 5, "st.param: kernel parameter 'n' is read-only");

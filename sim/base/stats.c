@@ -22,8 +22,11 @@ void stats_free(Stats *s)
 {
     free(s->line);
     free(s->sm);
+    free(s->printf_text);
     s->line = NULL;
     s->sm = NULL;
+    s->printf_text = NULL;
+    s->printf_len = s->printf_cap = 0;
 }
 
 double stats_simd_efficiency(const Stats *s, int warp_size)

@@ -78,6 +78,8 @@ typedef struct Stats {
     LineStats *line;               /* indexed by source line, nlines + 1 */
     int nlines;
     SmStats *sm;                   /* per SM (timing runs) */
+    char *printf_text;             /* device printf output of the launches not yet written (sim/core/printf.h) */
+    size_t printf_len, printf_cap;
     int nsms;
 } Stats;
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sim/core/exec.h"
+#include "sim/core/printf.h"
 
 #define FOR_LANES(m, l) for (int l = 0; l < ws; l++) if (((m) >> l) & 1u)
 
@@ -239,6 +240,8 @@ static uint64_t float_op(const X *x, int lane, int is64)
     case OP_MAX: if (is64) r64 = fminmax(a, b, 1); else r32 = (float)fminmax(fa, fb, 1); break;
     case OP_ABS: if (is64) r64 = fabs(a); else r32 = fabsf(fa); break;
     case OP_NEG: if (is64) r64 = -a; else r32 = -fa; break;
+    case OP_COPYSIGN:   /* bit operations: no rounding, flushing or NaN change */
+        return is64 ? (rb & ~(1ull << 63)) | (ra & (1ull << 63)) : (rb & 0x7fffffffu) | (ra & 0x80000000u);
     case OP_RCP: if (is64) r64 = 1.0 / a; else r32 = 1.0f / fa; break;
     case OP_SQRT: if (is64) r64 = sqrt(a); else r32 = sqrtf(fa); break;
     case OP_RSQRT: if (is64) r64 = 1.0 / sqrt(a); else r32 = (float)(1.0 / sqrt((double)fa)); break;
@@ -361,7 +364,8 @@ static uint64_t int_op_raw(const X *x, int lane)
         /* .s: the most significant bit unlike the sign bit (the bits of ~a
          * for negative a) */
         uint64_t v = sgn && a < 0 ? zx(~ua, bits) : ua;
-        for (int i = bits - 1; i >= 0; i--) if ((v >> i) & 1) return (uint64_t)i;
+        for (int i = bits - 1; i >= 0; i--)
+            if ((v >> i) & 1) return (uint64_t)((x->in->flags & IF_SHIFTAMT) ? bits - 1 - i : i);
         return 0xffffffffull;
     }
     case OP_FNS: {
@@ -1293,7 +1297,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV: case OP_MIN: case OP_MAX:
-    case OP_ABS: case OP_NEG:
+    case OP_ABS: case OP_NEG: case OP_COPYSIGN:
         if (tk == TK_FLOAT && x.bits == 16) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); }
         else if (tk == TK_FLOAT) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64)); }
         else FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
@@ -1325,4 +1329,63 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     }
     if (fenv_old >= 0) fesetround(fenv_old);
     return rc;
+}
+
+/* ---- vprintf: CUDA's printf (printf.h) -------------------------------------------- */
+typedef struct PrintfLane {
+    const X *x;
+    int lane;
+    uint64_t args;       /* generic address of the packed arguments */
+} PrintfLane;
+
+static int printf_read(void *ctx, uint64_t offset, int bytes, uint64_t *v)
+{
+    const PrintfLane *pl = ctx;
+    Space sp = SP_NONE;
+    uint64_t a = pl->args + offset;
+    const uint8_t *p = locate(pl->x, pl->lane, &sp, &a, bytes);
+    if (!p) return -1;
+    *v = load_elem(p, bytes == 8 ? T_B64 : T_B32);
+    return 0;
+}
+
+static int printf_str(void *ctx, uint64_t addr, char *buf, size_t cap)
+{
+    const PrintfLane *pl = ctx;
+    size_t i = 0;
+    for (; i + 1 < cap; i++) {
+        Space sp = SP_NONE;
+        uint64_t a = addr + i;
+        const uint8_t *p = locate(pl->x, pl->lane, &sp, &a, 1);
+        if (!p) return -1;
+        if (!*p) break;
+        buf[i] = (char)*p;
+    }
+    buf[i] = '\0';
+    return 0;
+}
+
+int exec_vprintf(Kernel *k, Warp *w, const Instr *in, const CallSite *cs, LaneMask m)
+{
+    X x = { k, w, in, k->warp_size, 0, 64, TK_BITS };
+    int ws = x.ws;
+    const Entry *e = k->entry;
+    const Param *fmt_p = &e->params[cs->params[cs->nrets]], *args_p = &e->params[cs->params[cs->nrets + 1]];
+    FOR_LANES(m, l) {
+        uint8_t *frame = w->fmem + (size_t)l * k->frame_stride + w->frame_base;
+        uint64_t fmt_addr = load_elem(frame + fmt_p->offset, T_B64);
+        PrintfLane pl = { &x, l, load_elem(frame + args_p->offset, T_B64) };
+        char fmt[PRINTF_MAX_LINE], line[PRINTF_MAX_LINE];
+        if (printf_str(&pl, fmt_addr, fmt, sizeof fmt)) return -1;
+        PrintfArgs a = { printf_read, printf_str, &pl };
+        int used = printf_format(fmt, &a, line, sizeof line);
+        if (used < 0) return -1;
+        printf_keep(k, w, l, line);
+        w->nprintf[l]++;
+        if (cs->nrets) {   /* CUDA's printf returns the number of arguments it parsed */
+            uint32_t r = (uint32_t)used;
+            memcpy(frame + e->params[cs->params[0]].offset, &r, sizeof r);
+        }
+    }
+    return 0;
 }

@@ -19,4 +19,9 @@ typedef struct ExecOut {
  * memory for the lanes in `exec`; fills out->mem.  0 ok, -1 fault. */
 int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask exec, ExecOut *out);
 
+/* A call of the built-in vprintf (CALL_VPRINTF, CUDA's printf): formats each
+ * executing lane's line from its memory and keeps it for the end of the
+ * launch (printf.h); writes the result .param.  0 ok, -1 fault. */
+int exec_vprintf(Kernel *k, Warp *w, const Instr *in, const CallSite *cs, LaneMask exec);
+
 #endif

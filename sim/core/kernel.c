@@ -3,6 +3,7 @@
 
 #include "isa/backend.h"
 #include "sim/core/check.h"
+#include "sim/core/printf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,6 +76,7 @@ uint32_t kernel_source_pc(const Kernel *k, uint32_t pc)
 
 void kernel_free(Kernel *k)
 {
+    printf_flush(k);     /* a launch's printf lines are written when it ends, as CUDA does */
     free(k->params);
     k->params = NULL;
     free(k->var_base);

@@ -74,6 +74,7 @@ typedef struct Warp {
     CallFrame *calls; int ncalls, capcalls;   /* device-function calls in progress */
     uint32_t frame_base, frame_bytes;         /* the running frame in fmem */
     uint8_t *fmem;                            /* frame memory, Kernel.frame_stride per lane */
+    uint32_t nprintf[32];                     /* each lane's vprintf calls so far (printf.h) */
 } Warp;
 
 struct Cta {
@@ -110,6 +111,8 @@ struct Kernel {
     int machine;                 /* core.schedule=machine: entry is the back end's
                                     machine order; counts are machine instructions */
     struct Checker *check;       /* run-time checks (check.h), NULL when off */
+    struct PrintfRec *prints;    /* device printf lines of this launch (printf.h) */
+    int nprints, capprints;
     Fault fault;
 };
 

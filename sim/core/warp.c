@@ -85,6 +85,11 @@ static IssueResult issue_call(Kernel *k, Warp *w, const Instr *in, uint32_t pc, 
     if (!exec) { simt_advance(&w->simt, pc + 1); return ISSUE_OK; }
     const Entry *e = k->entry;
     const CallSite *cs = &e->calls[in->opd[1].imm];
+    if (cs->func == CALL_VPRINTF) {
+        if (exec_vprintf(k, w, in, cs, exec)) return ISSUE_FAULT;
+        simt_advance(&w->simt, pc + 1);
+        return ISSUE_OK;
+    }
     const LinkedFunc *lf = &e->linked[cs->linked];
     if (w->ncalls >= k->max_call_depth) {
         kernel_fault(k, w, -1, FAULT_CALL_DEPTH, "calling %s would nest %d calls deep; "

@@ -205,7 +205,9 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
                       .step = o->step ? stdout : NULL, .step_sm = o->step_sm, .step_warp = o->step_warp,
                       .step_in = o->step && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ? stdin : NULL,
                       /* the checks cost nothing in a functional run's terms: on there unless asked */
-                      .checks = o->checks_set ? o->checks : o->functional ? CHECK_RACES | CHECK_UNINIT : 0 };
+                      .checks = o->checks_set ? o->checks : o->functional ? CHECK_RACES | CHECK_UNINIT : 0,
+                      /* the kernels' printf goes to stdout, as CUDA's, unless a JSON report goes there */
+                      .printf_out = !strcmp(o->format, "json") && !o->output ? stderr : stdout };
     if (o->trace && o->functional)
         fprintf(stderr, "gpusim: note: --trace %s not written: a --functional run has no cycles to show "
                         "(drop --functional to trace the timing run)\n", o->trace);

@@ -102,6 +102,11 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
             ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, chk, &r->fault)
             : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace || stepper ? &obs : NULL, &step, &now,
                              o->max_cycles, chk, &r->fault);
+        if (r->stats.printf_len && o->printf_out) {
+            fwrite(r->stats.printf_text, 1, r->stats.printf_len, o->printf_out);
+            fflush(o->printf_out);
+        }
+        r->stats.printf_len = 0;
     }
     stepper_destroy(stepper);
     if (trace && trace_close(trace)) diag_add(dl, "--trace", 0, 0, NULL, "%s: write error", o->trace);

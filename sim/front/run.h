@@ -27,6 +27,7 @@ typedef struct RunOptions {
     FILE *step_in;           /* --step on a terminal: commands from here (stepper.h), else NULL */
     int step_sm, step_warp;
     int checks;              /* CHECK_* (sim/core/check.h); 0: none */
+    FILE *printf_out;        /* the kernels' printf output after each launch, or NULL: dropped */
 } RunOptions;
 
 typedef struct Run {
