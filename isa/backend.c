@@ -267,6 +267,8 @@ int backend_run(Entry *e)
         }
     }
     backend_regalloc_free(&ra);
+    /* after the allocation: its liveness reads the branches as written */
+    if (backend_if_convert(m) < 0) { free(order); free(m); free(code); return -1; }
     e->regs_spilled = m->regs_spilled;
     e->machine = m;
     e->morder = order;

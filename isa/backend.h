@@ -88,6 +88,18 @@ typedef struct RegAlloc {
 int backend_regalloc(const Entry *e, RegAlloc *ra);
 void backend_regalloc_free(RegAlloc *ra);
 
+/* ---- if-conversion (ifconv.c) -------------------------------------------- */
+/* ptxas guards a short forward branch's few instructions instead of jumping
+ * around them; every warp then issues them.  BACKEND_IFCONV_MAX: the most
+ * machine instructions it converts.  Measured on the H100's shared-memory
+ * instruction counts of scan_blelloch (kernels_val.cu): its up-sweep's
+ * `if (t < d)` body of 10 machine instructions is guarded (1760 shared loads
+ * and 1088 stores at n=4096 need it), the down-sweep's 12 are not. */
+enum { BACKEND_IFCONV_MAX = 10 };
+/* Convert m's short branches in place (m: a machine entry).  Returns how
+ * many, or -1 out of memory. */
+int backend_if_convert(Entry *m);
+
 /* ---- the pass ------------------------------------------------------------ */
 /* Account, schedule and allocate: builds e->machine and e->morder.
  * 0 ok, -1 out of memory. */

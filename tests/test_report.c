@@ -182,7 +182,11 @@ static void parse_text(char *text, Text *out)
         char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
         no++;
-        if (len > WIDTH) problem("line %d is %zu columns (at most %d):\n%.*s", no, len, WIDTH, (int)len, line);
+        /* Nsight's one name longer than 56 (shared atomics' bank conflicts)
+         * keeps the columns and runs past them */
+        static const char long_nm[] = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum";
+        int long_name = len >= sizeof long_nm - 1 && !memcmp(line + len - (sizeof long_nm - 1), long_nm, sizeof long_nm - 1);
+        if (len > WIDTH + (long_name ? 2 : 0)) problem("line %d is %zu columns (at most %d):\n%.*s", no, len, WIDTH, (int)len, line);
         for (size_t i = 0; i < len; i++)
             if ((unsigned char)line[i] < 0x20 || (unsigned char)line[i] > 0x7e) {
                 problem("line %d has byte 0x%02x at column %zu (not printable ASCII):\n%.*s", no, (unsigned char)line[i], i + 1,

@@ -60,8 +60,8 @@ typedef struct Stats {
     uint64_t atomics[SP_COUNT];    /* atom/red warp instructions per space */
     uint64_t barriers;             /* bar.sync warp instructions */
     /* memory access patterns (lsu.c): [0] load, [1] store */
-    uint64_t smem_wavefronts[2];   /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum */
-    uint64_t smem_conflicts[2];    /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum */
+    uint64_t smem_wavefronts[3];   /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st,atom}.sum */
+    uint64_t smem_conflicts[3];    /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st,atom}.sum */
     uint64_t requests[2][2];       /* [global, local][ld, st]: l1tex__t_requests_pipe_lsu_mem_{global,local}_op_* */
     uint64_t sectors[2][2];        /* l1tex__t_sectors_pipe_lsu_mem_{global,local}_op_* */
     uint64_t bytes_requested, bytes_moved;   /* coalescing efficiency */

@@ -31,6 +31,10 @@ static IssueResult issue_branch(Kernel *k, Warp *w, const Instr *in, uint32_t pc
     Stats *s = k->stats;
     LaneMask not_taken = active & ~taken;
     uint32_t target = (uint32_t)in->opd[0].imm;
+    if (k->machine && !in->minst) {   /* if-converted away (isa/ifconv.c): no branch runs */
+        simt_advance(&w->simt, target);
+        return warp_done(w) ? ISSUE_DONE : ISSUE_OK;
+    }
     s->branches++;
     if (!taken || !not_taken || target == pc + 1) {
         s->branch_targets++;

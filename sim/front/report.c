@@ -134,6 +134,8 @@ static int collect(const Run *r, Metric *m)
     n = add(m, n, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", (double)s->smem_conflicts[0], 1, "shared load bank conflicts");
     n = add(m, n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", (double)s->smem_wavefronts[1], 1, "shared store wavefronts");
     n = add(m, n, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", (double)s->smem_conflicts[1], 1, "shared store bank conflicts");
+    n = add(m, n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", (double)s->smem_wavefronts[2], 1, "shared atomic wavefronts");
+    n = add(m, n, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", (double)s->smem_conflicts[2], 1, "shared atomic conflicts");
     n = add(m, n, "smsp__inst_executed_op_global_atom.sum", (double)s->atomics[SP_GLOBAL], 1, "global atomics");
     n = add(m, n, "smsp__inst_executed_op_shared_atom.sum", (double)s->atomics[SP_SHARED], 1, "shared atomics");
     n = add(m, n, "smsp__inst_executed_op_barrier.sum", (double)s->barriers, 1, "bar.sync instructions");
@@ -494,7 +496,8 @@ void report_text(const Run *r, FILE *out)
             size_t nl = strlen(m[i].name);
             int zero_count = m[i].value == 0 && nl > 4 && !strcmp(m[i].name + nl - 4, ".sum");
             if (section_of(m[i].name) != sec || zero_count) continue;
-            /* 2 + 30 + 1 + 9 + 2 + the longest Nsight name (56) = 100 columns */
+            /* 2 + 30 + 1 + 9 + 2 + an Nsight name of 56 = 100 columns (the
+             * one longer name, shared atomics' bank conflicts, runs to 102) */
             if (!shown++) fprintf(out, "\n%s%-32s %9s  %s%s\n", bold(out), section_titles[sec], "value", "metric", plain(out));
             fprintf(out, "  %-30.30s ", m[i].label);
             if (m[i].is_int) fprintf(out, "%9.0f", m[i].value); else fprintf(out, "%9.2f", m[i].value);

@@ -49,7 +49,9 @@ static int conflict_free(const MemAccess *a, int banks, int bank_bytes, int warp
 LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *st)
 {
     LsuCost cost = { 1, 0, 0 };
-    int op = a->is_store && !a->is_atomic ? 1 : 0;
+    /* Nsight counts shared atomics apart (op_atom): the H100's histogram256
+     * and radix_digit_hist show only their plain loads under op_ld */
+    int op = a->is_atomic ? 2 : a->is_store ? 1 : 0;
     if (!a->mask) return cost;
     if (a->space == SP_SHARED) {
         SmemDetail d;
