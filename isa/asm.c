@@ -429,7 +429,7 @@ static void skip_to_directive(Asm *A)
 static const char *const top_directives[] = {
     ".version", ".target", ".address_size", ".define", ".buffer", ".launch", ".check",
     ".entry", ".visible", ".weak", ".extern", ".const", ".shared", ".global", ".func", ".file", ".loc", ".pragma",
-    ".include", ".section", ".common",
+    ".include", ".section", ".common", ".for", ".end",
 };
 
 static void parse_top(Asm *A)
@@ -454,6 +454,8 @@ static void parse_top(Asm *A)
         else if (asm_tok_is(&t, ".buffer")) asm_host_directive(A, &t, asm_parse_buffer);
         else if (asm_tok_is(&t, ".launch")) asm_host_directive(A, &t, asm_parse_launch);
         else if (asm_tok_is(&t, ".check")) asm_host_directive(A, &t, asm_parse_check);
+        else if (asm_tok_is(&t, ".for")) asm_parse_for(A, &t);
+        else if (asm_tok_is(&t, ".end")) { asm_err(A, &t, ".end without .for"); A->line_mode = 1; asm_skip_line(A); A->line_mode = 0; }
         else if (asm_tok_is(&t, ".visible") || asm_tok_is(&t, ".weak") || asm_tok_is(&t, ".common")) continue;
         else if (asm_tok_is(&t, ".entry")) parse_entry(A, 0);
         else if (asm_tok_is(&t, ".extern") && asm_tok_is((Token[]){ asm_peek(A) }, ".func")) { asm_next(A); parse_entry(A, 1); }
@@ -506,53 +508,79 @@ static void place_dynamic_shared(Program *p)
     }
 }
 
+/* A launch against its entry: the entry exists, the arguments fit its
+ * parameters. */
+static void resolve_launch(Asm *A, LaunchSpec *l, const PendingLaunch *pl)
+{
+    Program *p = A->p;
+    Token at = { .line = pl->line, .col = pl->col, .len = 0 };
+    at.s = A->src + p->line_starts[pl->line - 1];
+    l->entry = program_find_entry(p, pl->entry);
+    if (l->entry < 0) {
+        const char *near = p->nentries ? suggest_best(pl->entry, p->entries, (size_t)p->nentries, sizeof *p->entries) : NULL;
+        if (near) asm_err(A, &at, ".launch of unknown entry '%s' (did you mean '%s'?)", pl->entry, near);
+        else asm_err(A, &at, ".launch of unknown entry '%s'", pl->entry);
+        return;
+    }
+    const Entry *e = &p->entries[l->entry];
+    if (l->nargs != e->nparams) {
+        asm_err(A, &at, ".launch %s passes %d argument%s; the entry takes %d", e->name, l->nargs,
+            l->nargs == 1 ? "" : "s", e->nparams);
+        return;
+    }
+    for (int k = 0; k < l->nargs; k++) {
+        LaunchArg *a = &l->args[k];
+        const Param *pa = &e->params[k];
+        TypeKind kind = isa_type_kind((DataType)pa->type);
+        int bits = isa_type_bits((DataType)pa->type);
+        Token aat = at;
+        aat.col = a->col;
+        if (a->kind == ARG_BUFFER && (bits != 64 || kind == TK_FLOAT || pa->size != 8)) {
+            asm_err(A, &aat, "argument %d of .launch %s is buffer '%s', but parameter '%s' is .%s (pointers are .u64)",
+                k + 1, e->name, p->buffers[a->buffer].name, pa->name, isa_type_name((DataType)pa->type));
+        } else if (a->kind == ARG_FLOAT && kind != TK_FLOAT) {
+            asm_err(A, &aat, "argument %d of .launch %s is a floating-point number, but parameter '%s' is .%s",
+                k + 1, e->name, pa->name, isa_type_name((DataType)pa->type));
+        } else if (a->kind == ARG_INT && kind != TK_FLOAT && bits < 64) {
+            int64_t lo = -((int64_t)1 << (bits - 1)), hi = ((int64_t)1 << bits) - 1;
+            if (a->i < lo || a->i > hi)
+                asm_err(A, &aat, "argument %d of .launch %s: %lld does not fit parameter '%s' (.%s)",
+                    k + 1, e->name, (long long)a->i, pa->name, isa_type_name((DataType)pa->type));
+        } else if (a->kind == ARG_INT && kind == TK_FLOAT) {
+            a->kind = ARG_FLOAT;
+            a->f = (double)a->i;
+        }
+    }
+}
+
+/* Every launch against its entry.  The launches a .for made from one line
+ * are checked alike, but an error is reported once per line (with the
+ * loop values of the first launch that has it). */
 static void resolve_launches(Asm *A)
 {
     Program *p = A->p;
+    int *bad = NULL, nbad = 0, capbad = 0;   /* lines that have had an error */
     for (int i = 0; i < p->nlaunches; i++) {
         LaunchSpec *l = &p->launches[i];
-        PendingLaunch *pl = &A->pend[i];
-        Token at = { .line = pl->line, .col = pl->col, .len = 0 };
-        int ln = 1;
-        at.s = A->src;
-        for (const char *c = A->src; c < A->src + A->len && ln < pl->line; c++) if (*c == '\n') { ln++; at.s = c + 1; }
-        l->entry = program_find_entry(p, pl->entry);
-        if (l->entry < 0) {
-            const char *near = p->nentries ? suggest_best(pl->entry, p->entries, (size_t)p->nentries, sizeof *p->entries) : NULL;
-            if (near) asm_err(A, &at, ".launch of unknown entry '%s' (did you mean '%s'?)", pl->entry, near);
-            else asm_err(A, &at, ".launch of unknown entry '%s'", pl->entry);
+        int seen = 0;
+        for (int k = 0; k < nbad && !seen; k++) seen = bad[k] == l->line;
+        if (seen) {   /* already reported: check it quietly (its entry is still set) */
+            DiagList quiet = { 0 }, *dl = A->dl;
+            A->dl = &quiet;
+            resolve_launch(A, l, &A->pend[i]);
+            A->dl = dl;
+            diag_free(&quiet);
             continue;
         }
-        const Entry *e = &p->entries[l->entry];
-        if (l->nargs != e->nparams) {
-            asm_err(A, &at, ".launch %s passes %d argument%s; the entry takes %d", e->name, l->nargs,
-                l->nargs == 1 ? "" : "s", e->nparams);
-            continue;
-        }
-        for (int k = 0; k < l->nargs; k++) {
-            LaunchArg *a = &l->args[k];
-            const Param *pa = &e->params[k];
-            TypeKind kind = isa_type_kind((DataType)pa->type);
-            int bits = isa_type_bits((DataType)pa->type);
-            Token aat = at;
-            aat.col = a->col;
-            if (a->kind == ARG_BUFFER && (bits != 64 || kind == TK_FLOAT || pa->size != 8)) {
-                asm_err(A, &aat, "argument %d of .launch %s is buffer '%s', but parameter '%s' is .%s (pointers are .u64)",
-                    k + 1, e->name, p->buffers[a->buffer].name, pa->name, isa_type_name((DataType)pa->type));
-            } else if (a->kind == ARG_FLOAT && kind != TK_FLOAT) {
-                asm_err(A, &aat, "argument %d of .launch %s is a floating-point number, but parameter '%s' is .%s",
-                    k + 1, e->name, pa->name, isa_type_name((DataType)pa->type));
-            } else if (a->kind == ARG_INT && kind != TK_FLOAT && bits < 64) {
-                int64_t lo = -((int64_t)1 << (bits - 1)), hi = ((int64_t)1 << bits) - 1;
-                if (a->i < lo || a->i > hi)
-                    asm_err(A, &aat, "argument %d of .launch %s: %lld does not fit parameter '%s' (.%s)",
-                        k + 1, e->name, (long long)a->i, pa->name, isa_type_name((DataType)pa->type));
-            } else if (a->kind == ARG_INT && kind == TK_FLOAT) {
-                a->kind = ARG_FLOAT;
-                a->f = (double)a->i;
-            }
-        }
+        int from = A->dl->n, before = diag_count(A->dl);
+        resolve_launch(A, l, &A->pend[i]);
+        if (diag_count(A->dl) == before) continue;
+        char vals[256];
+        asm_note_loop(A, from, program_loop_text(p, l, vals, sizeof vals));
+        GROW(bad, nbad, capbad);
+        bad[nbad++] = l->line;
     }
+    free(bad);
 }
 
 static void free_asm(Asm *A)

@@ -46,11 +46,8 @@ static int parse_primary(Asm *A, int64_t *out)
             *out = asm_tok_is(&t, "min") ? (x < y ? x : y) : (x > y ? x : y);
             return 0;
         }
-        int d = strmap_get(&A->defmap, t.s, t.len);
-        if (d >= 0) return define_value(A, d, &t, out);
-        if (asm_tok_is(&t, "WARP_SZ")) { asm_err(A, &t, "%s", asm_warp_sz_hint); return -1; }
-        asm_err(A, &t, "unknown name %s in expression (no .define gives it)", asm_show(&t, b, sizeof b));
-        return -1;
+        if (strmap_get(&A->defmap, t.s, t.len) < 0 && asm_tok_is(&t, "WARP_SZ")) { asm_err(A, &t, "%s", asm_warp_sz_hint); return -1; }
+        return asm_name_value(A, &t, out);
     }
     if (t.kind == TOK_FLOAT) {
         asm_next(A);
@@ -144,11 +141,20 @@ int asm_parse_binary(Asm *A, int min_prec, int64_t *out)
 
 int asm_parse_expr(Asm *A, int64_t *out) { return asm_parse_binary(A, 1, out); }
 
+/* A name in an expression: an open .for loop's variable, or a .define. */
 int asm_name_value(Asm *A, const Token *t, int64_t *out)
 {
+    int lv = asm_loop_var(A, t);
+    if (lv >= 0) { *out = A->loops[lv].value; return 0; }
     int d = strmap_get(&A->defmap, t->s, t->len);
     if (d >= 0) return define_value(A, d, t, out);
     char b[64];
+    for (int i = 0; i < A->nloops; i++)
+        if (asm_tok_is(t, A->loops[i].name)) {
+            asm_err(A, t, "loop variable %s in the value of a .define: a .define has one value for the whole file "
+                          "(write the expression in the .launch line)", asm_show(t, b, sizeof b));
+            return -1;
+        }
     asm_err(A, t, "unknown name %s in expression (no .define gives it)", asm_show(t, b, sizeof b));
     return -1;
 }

@@ -91,7 +91,8 @@ static int parse_arg(Asm *A, LaunchArg *a)
         a->kind = ARG_FLOAT;
         return parse_number(A, &a->f);
     }
-    if (t.kind == TOK_IDENT && strmap_get(&A->defmap, t.s, t.len) < 0 && !asm_tok_is(&t, "min") && !asm_tok_is(&t, "max")) {
+    if (t.kind == TOK_IDENT && strmap_get(&A->defmap, t.s, t.len) < 0 && asm_loop_var(A, &t) < 0 && !asm_tok_is(&t, "min") &&
+        !asm_tok_is(&t, "max")) {
         char w[64];
         snprintf(w, sizeof w, "%.*s", t.len < 60 ? t.len : 60, t.s);
         const char *near = A->p->nbuffers ? suggest_best(w, A->p->buffers, (size_t)A->p->nbuffers, sizeof *A->p->buffers) : NULL;
@@ -367,6 +368,9 @@ void asm_parse_launch(Asm *A)
         else { asm_err(A, &key, ".launch takes grid=, block=, args= and shared=, not %s", asm_show(&key, b, sizeof b)); goto fail; }
     }
     if (!have_grid || !have_block) { asm_err(A, &name, ".launch needs grid=(...) and block=(...)"); goto fail; }
+    if (p->nlaunches >= MAX_FOR_COUNT) { asm_err(A, &name, "more than %d launches (the limit)", MAX_FOR_COUNT); goto fail; }
+    l.nloop = A->nloops;
+    for (int k = 0; k < A->nloops; k++) { l.loop_var[k] = A->loops[k].var; l.loop_val[k] = A->loops[k].value; }
     GROW(p->launches, p->nlaunches, A->caplaunch);
     A->pend = asm_xrealloc(A->pend, (size_t)(p->nlaunches + 1) * sizeof *A->pend);
     A->pend[p->nlaunches] = (PendingLaunch){ asm_xstrndup(name.s, (size_t)name.len), name.line, name.col };

@@ -10,6 +10,7 @@
  *   asm_host.c   host directives: .buffer, .launch, .check
  *   asm_include.c  .include (whole modules), .file/.loc, .section
  *   asm_func.c   device functions: call, and linking .funcs into entries
+ *   asm_for.c    host loops: .for ... .end, expanded into launches
  * All state hangs off one Asm context, passed to every function.
  */
 #ifndef GPUSIM_ASM_INTERNAL_H
@@ -46,6 +47,12 @@ typedef struct DefSlot {
 
 typedef struct Fixup { int pc, slot; char *name; int line, col; } Fixup;
 typedef struct PendingLaunch { char *entry; int line, col; } PendingLaunch;
+typedef struct ForVar {       /* an enclosing .for loop while its body is parsed */
+    const char *name;          /* Program.loop_vars[var] */
+    int var;
+    int64_t value;             /* this iteration's */
+    int line, col;             /* of the .for */
+} ForVar;
 typedef struct IncludeSite { size_t pos; int file; } IncludeSite;  /* .include at byte pos -> Program.files, -1: failed */
 
 typedef struct Asm {
@@ -77,6 +84,10 @@ typedef struct Asm {
     uint32_t module_local;
 
     PendingLaunch *pend; int npend;
+    ForVar loops[MAX_FOR_DEPTH]; int nloops;   /* .for loops open here, outermost first */
+    uint64_t for_iterations;  /* body runs of every .for so far (MAX_FOR_COUNT at most) */
+    int for_capped;           /* that limit was reported */
+    int loop_noted;           /* errors before this index have their loop values */
     char **check_names;       /* per .check: its buffer's name while unresolved */
     int capvars, capbuf, caplaunch, capcheck, capentries, capfuncs;
 
@@ -190,6 +201,17 @@ void asm_parse_check(Asm *A);
 void asm_resolve_checks(Asm *A);
 /* A line-mode directive: run fn, then require the end of the line. */
 void asm_host_directive(Asm *A, const Token *d, void (*fn)(Asm *));
+
+/* ---- asm_for.c: host loops ------------------------------------------------ */
+/* `.for VAR = A, B [, STEP]` (the directive consumed) up to its `.end`: the
+ * body's .launch lines once per iteration, VAR running A, A+STEP, ...
+ * while VAR < B (VAR > B for a negative STEP), as C's for loop. */
+void asm_parse_for(Asm *A, const Token *dir);
+/* The open loop whose variable t names, or -1 (always -1 inside a .define's
+ * value: a .define has one value for the whole file). */
+int asm_loop_var(const Asm *A, const Token *t);
+/* Append " (at t=3 i=2)" to the errors from index `from` on. */
+void asm_note_loop(Asm *A, int from, const char *values);
 
 /* ---- asm_include.c: whole modules ------------------------------------------ */
 /* Before parsing: load every file .include brings in (recursively) after

@@ -292,6 +292,25 @@ static void free_entry(Entry *en)
     free(en->morder);
 }
 
+int program_has_loops(const Program *p)
+{
+    for (int i = 0; i < p->nlaunches; i++)
+        if (p->launches[i].nloop) return 1;
+    return 0;
+}
+
+const char *program_loop_text(const Program *p, const LaunchSpec *l, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (n) buf[0] = '\0';
+    for (int i = 0; i < l->nloop && k < n; i++) {
+        int w = snprintf(buf + k, n - k, "%s%s=%lld", i ? " " : "", p->loop_vars[l->loop_var[i]], (long long)l->loop_val[i]);
+        if (w < 0) break;
+        k += (size_t)w;
+    }
+    return buf;
+}
+
 void program_free(Program *p)
 {
     if (!p) return;
@@ -308,6 +327,8 @@ void program_free(Program *p)
     free(p->buffers);
     for (int i = 0; i < p->nlaunches; i++) free(p->launches[i].args);
     free(p->launches);
+    for (int i = 0; i < p->nloop_vars; i++) free(p->loop_vars[i]);
+    free(p->loop_vars);
     for (int i = 0; i < p->nchecks; i++) {
         free(p->checks[i].ref); free(p->checks[i].args); free(p->checks[i].path);
     }

@@ -376,12 +376,20 @@ typedef struct LaunchArg {
     int line, col;
 } LaunchArg;
 
+/* Host loops (`.for VAR = A, B [, STEP]` ... `.end`) are expanded by the
+ * assembler: each iteration's .launch lines become launches of their own,
+ * evaluated with the loop variables' values of that iteration. */
+enum { MAX_FOR_DEPTH = 8, MAX_FOR_COUNT = 1000000 };  /* loops nested; launches and iterations in all */
+
 typedef struct LaunchSpec {
     int entry;
     uint32_t grid[3], block[3];
     uint32_t dyn_shared_bytes;   /* shared=BYTES: dynamic shared memory per block */
     LaunchArg *args; int nargs;
     int line, col;
+    int nloop;                       /* enclosing .for loops, outermost first; 0 outside any */
+    int loop_var[MAX_FOR_DEPTH];     /* their variables (indices into Program.loop_vars) */
+    int64_t loop_val[MAX_FOR_DEPTH]; /* and the values this launch was made with */
 } LaunchSpec;
 
 /* .check NAME [ref=FUNC(args)] [equals=BUF] [file=PATH] [tol=X] [rtol=X]:
@@ -441,6 +449,7 @@ typedef struct Program {
     Define *defines; int ndefines;
     BufferSpec *buffers; int nbuffers;
     LaunchSpec *launches; int nlaunches;
+    char **loop_vars; int nloop_vars;  /* names of the .for variables, in order of first use */
     CheckSpec *checks; int nchecks;
 } Program;
 
@@ -464,6 +473,11 @@ int program_find_entry(const Program *p, const char *name);
  * memory, then (with shared=BYTES) the dynamic part after it. */
 uint32_t program_launch_shared(const Program *p, const LaunchSpec *l);
 int program_find_buffer(const Program *p, const char *name);
+/* Whether any launch was made by a .for loop (the reports then add the
+ * per-launch table). */
+int program_has_loops(const Program *p);
+/* Launch l's loop variables as "t=3 i=2" ("" outside loops), into buf. */
+const char *program_loop_text(const Program *p, const LaunchSpec *l, char *buf, size_t n);
 void program_free(Program *p);
 
 /* ---- documentation ----------------------------------------------------- */

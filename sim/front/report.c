@@ -459,27 +459,133 @@ static void report_observations(const Run *r, FILE *out)
     }
 }
 
-void report_text(const Run *r, FILE *out)
+/* The schedule and occupancy lines under a launch's heading. */
+static void launch_details(const Run *r, int i, FILE *out)
+{
+    const Program *p = r->prog;
+    const LaunchSpec *l = &p->launches[i];
+    const Entry *e = backend_entry(&p->entries[l->entry], r->cfg->core.schedule == CORE_SCHEDULE_MACHINE);
+    fprintf(out, "  core.schedule=%s: %s, registers %s\n", e == &p->entries[l->entry] ? "source" : "machine",
+            e == &p->entries[l->entry] ? "the PTX as written" : "the back end's machine order",
+            e->regs_stated ? "stated by .nregs" : e == &p->entries[l->entry] ? "counted by use" : "allocated");
+    const Occupancy *o = &r->occ[i];
+    if (o->blocks > 0)
+        fprintf(out, "  theoretical occupancy %.1f%%: %d block%s/SM of %d warp%s, bound by %s\n", o->theoretical_pct,
+                o->blocks, o->blocks == 1 ? "" : "s", o->warps_per_block, o->warps_per_block == 1 ? "" : "s",
+                occupancy_limiter_name(o->binding));
+}
+
+/* With .for loops: one heading per .launch line (the launches it made and
+ * its first one), instead of one per launch; the per-launch table follows
+ * the metrics. */
+static void report_launch_lines(const Run *r, FILE *out)
 {
     const Program *p = r->prog;
     int machine = r->cfg->core.schedule == CORE_SCHEDULE_MACHINE;
-    fprintf(out, "gpusim %s: %s on %s (%s)\n", GPUSIM_VERSION, p->filename, r->config_path, r->cfg->gpu.name);
-    fprintf(out, "mode: %s\n\n", r->opt.functional ? "functional (instruction counts only, no timing)" : "cycle-level timing");
+    int *lines = NULL, *first = NULL, *count = NULL, n = 0, looped = 0;
+    for (int i = 0; i < p->nlaunches; i++) {
+        int k = 0;
+        while (k < n && lines[k] != p->launches[i].line) k++;
+        if (k == n) {
+            n++;
+            lines = realloc(lines, (size_t)n * sizeof *lines);
+            first = realloc(first, (size_t)n * sizeof *first);
+            count = realloc(count, (size_t)n * sizeof *count);
+            if (!lines || !first || !count) abort();
+            lines[k] = p->launches[i].line; first[k] = i; count[k] = 0;
+        }
+        count[k]++;
+        looped += p->launches[i].nloop > 0;
+    }
+    fprintf(out, "%d launches, %d of them made by .for loops, from %d .launch line%s\n", p->nlaunches, looped, n,
+            n == 1 ? "" : "s");
+    for (int k = 0; k < n; k++) {
+        const LaunchSpec *l = &p->launches[first[k]];
+        const Entry *e = backend_entry(&p->entries[l->entry], machine);
+        char lab[96], vals[256];
+        program_loop_text(p, l, vals, sizeof vals);
+        fprintf(out, "line %s: %s, %d launch%s; launch %d%s%s%s: grid=(%u,%u,%u) block=(%u,%u,%u), %d registers/thread, "
+                     "%u B shared/block\n", program_line_label(p, l->line, 0, lab, sizeof lab), e->name, count[k],
+                count[k] == 1 ? "" : "es", first[k] + 1, vals[0] ? " (" : "", vals, vals[0] ? ")" : "",
+                l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], e->regs_per_thread,
+                program_launch_shared(p, l));
+        launch_details(r, first[k], out);
+    }
+    free(lines); free(first); free(count);
+}
+
+static void report_launches(const Run *r, FILE *out)
+{
+    const Program *p = r->prog;
+    if (program_has_loops(p)) { report_launch_lines(r, out); return; }
+    int machine = r->cfg->core.schedule == CORE_SCHEDULE_MACHINE;
     for (int i = 0; i < p->nlaunches; i++) {
         const LaunchSpec *l = &p->launches[i];
         const Entry *e = backend_entry(&p->entries[l->entry], machine);
         fprintf(out, "launch %d: %s grid=(%u,%u,%u) block=(%u,%u,%u), %d registers/thread, %u B shared/block\n",
                 i + 1, e->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
                 e->regs_per_thread, program_launch_shared(p, l));
-        fprintf(out, "  core.schedule=%s: %s, registers %s\n", e == &p->entries[l->entry] ? "source" : "machine",
-                e == &p->entries[l->entry] ? "the PTX as written" : "the back end's machine order",
-                e->regs_stated ? "stated by .nregs" : e == &p->entries[l->entry] ? "counted by use" : "allocated");
-        const Occupancy *o = &r->occ[i];
-        if (o->blocks > 0)
-            fprintf(out, "  theoretical occupancy %.1f%%: %d block%s/SM of %d warp%s, bound by %s\n", o->theoretical_pct,
-                    o->blocks, o->blocks == 1 ? "" : "s", o->warps_per_block, o->warps_per_block == 1 ? "" : "s",
-                    occupancy_limiter_name(o->binding));
+        launch_details(r, i, out);
     }
+}
+
+/* The per-launch table of a file with .for loops: one row per launch (the
+ * first and last LAUNCH_ROWS/2 of a longer run), then the totals. */
+enum { LAUNCH_ROWS = 100 };
+
+static void launch_row(const Run *r, int i, int wv, int wg, FILE *out)
+{
+    const Program *p = r->prog;
+    const LaunchSpec *l = &p->launches[i];
+    const LaunchFigures *f = &r->per_launch[i];
+    char vals[256], grid[48], lab[96];
+    program_loop_text(p, l, vals, sizeof vals);
+    snprintf(grid, sizeof grid, "(%u,%u,%u)", l->grid[0], l->grid[1], l->grid[2]);
+    fprintf(out, "  %7d %5s  %-*.*s  %-*s", i + 1, program_line_label(p, l->line, 0, lab, sizeof lab), wv, wv,
+            vals[0] ? vals : "-", wg, grid);
+    if (!r->opt.functional) fprintf(out, " %12" PRIu64, f->cycles);
+    fprintf(out, " %12" PRIu64 " %14" PRIu64 "\n", f->inst, f->thread_inst);
+}
+
+static void report_launch_table(const Run *r, FILE *out)
+{
+    const Program *p = r->prog;
+    int wv = 9, wg = 4;    /* "loop vars", "grid" */
+    LaunchFigures tot = { 0, 0, 0, 0 };
+    for (int i = 0; i < p->nlaunches; i++) {
+        char vals[256], grid[48];
+        const LaunchSpec *l = &p->launches[i];
+        int nv = (int)strlen(program_loop_text(p, l, vals, sizeof vals));
+        int ng = snprintf(grid, sizeof grid, "(%u,%u,%u)", l->grid[0], l->grid[1], l->grid[2]);
+        if (nv > wv) wv = nv < 40 ? nv : 40;
+        if (ng > wg) wg = ng;
+        tot.cycles += r->per_launch[i].cycles;
+        tot.inst += r->per_launch[i].inst;
+        tot.thread_inst += r->per_launch[i].thread_inst;
+    }
+    fprintf(out, "\n%sper launch (%d launches)%s\n  %7s %5s  %-*s  %-*s", bold(out), p->nlaunches, plain(out), "launch", "line",
+            wv, "loop vars", wg, "grid");
+    if (!r->opt.functional) fprintf(out, " %12s", "cycles");
+    fprintf(out, " %12s %14s\n", "warp inst", "thread inst");
+    for (int i = 0; i < p->nlaunches; i++) {
+        if (p->nlaunches > LAUNCH_ROWS && i == LAUNCH_ROWS / 2) {
+            int skip = p->nlaunches - LAUNCH_ROWS;
+            fprintf(out, "  ... %d more launch%s (the JSON report lists every one)\n", skip, skip == 1 ? "" : "es");
+            i = p->nlaunches - LAUNCH_ROWS / 2;
+        }
+        launch_row(r, i, wv, wg, out);
+    }
+    fprintf(out, "  %7s %5s  %-*s  %-*s", "total", "", wv, "", wg, "");
+    if (!r->opt.functional) fprintf(out, " %12" PRIu64, tot.cycles);
+    fprintf(out, " %12" PRIu64 " %14" PRIu64 "\n", tot.inst, tot.thread_inst);
+}
+
+void report_text(const Run *r, FILE *out)
+{
+    const Program *p = r->prog;
+    fprintf(out, "gpusim %s: %s on %s (%s)\n", GPUSIM_VERSION, p->filename, r->config_path, r->cfg->gpu.name);
+    fprintf(out, "mode: %s\n\n", r->opt.functional ? "functional (instruction counts only, no timing)" : "cycle-level timing");
+    report_launches(r, out);
     fputs("\nchecks\n", out);
     if (!r->nchecks) fputs("  (none: the kernel file has no .check)\n", out);
     report_checks(r, out);
@@ -504,6 +610,7 @@ void report_text(const Run *r, FILE *out)
             fprintf(out, "  %s\n", m[i].name);
         }
     }
+    if (program_has_loops(p)) report_launch_table(r, out);
     report_observations(r, out);
     if (!r->opt.functional) {
         report_stalls(r, out);
@@ -555,9 +662,52 @@ static void json_findings(const Run *r, FILE *out)
     fprintf(out, "%s], \"dropped\": %" PRIu64 "}", c->nun ? "\n  " : "", c->dropped);
 }
 
+/* Files with .for loops: a launch's .launch line, loop values and what it
+ * added to the counters (Nsight Compute names, as "metrics"). */
+static void json_figures(const Run *r, const LaunchFigures *f, FILE *out)
+{
+    fputs("\"metrics\": {", out);
+    if (!r->opt.functional) fprintf(out, "\"gpc__cycles_elapsed.max\": %" PRIu64 ", ", f->cycles);
+    fprintf(out, "\"smsp__inst_executed.sum\": %" PRIu64 ", \"smsp__thread_inst_executed.sum\": %" PRIu64
+                 ", \"launch__grid_size\": %" PRIu64 "}", f->inst, f->thread_inst, f->ctas);
+}
+
+static void json_launch_figures(const Run *r, int i, FILE *out)
+{
+    const Program *p = r->prog;
+    const LaunchSpec *l = &p->launches[i];
+    fprintf(out, ", \"line\": %d, \"loop\": {", l->line);
+    for (int k = 0; k < l->nloop; k++) {
+        fputs(k ? ", " : "", out);
+        json_string(out, p->loop_vars[l->loop_var[k]]);
+        fprintf(out, ": %lld", (long long)l->loop_val[k]);
+    }
+    fputs("}, ", out);
+    json_figures(r, &r->per_launch[i], out);
+}
+
+/* The sums of the per-launch figures (equal to the run's "metrics"). */
+static void json_launch_totals(const Run *r, FILE *out)
+{
+    const Program *p = r->prog;
+    LaunchFigures t = { 0, 0, 0, 0 };
+    int looped = 0;
+    for (int i = 0; i < p->nlaunches; i++) {
+        t.cycles += r->per_launch[i].cycles;
+        t.inst += r->per_launch[i].inst;
+        t.thread_inst += r->per_launch[i].thread_inst;
+        t.ctas += r->per_launch[i].ctas;
+        looped += p->launches[i].nloop > 0;
+    }
+    fprintf(out, ",\n  \"launch_totals\": {\"launches\": %d, \"in_loops\": %d, ", p->nlaunches, looped);
+    json_figures(r, &t, out);
+    fputc('}', out);
+}
+
 void report_json(const Run *r, FILE *out)
 {
     const Program *p = r->prog;
+    int loops = program_has_loops(p);
     fputs("{\n  \"gpusim\": ", out);
     json_string(out, GPUSIM_VERSION);
     fputs(",\n  \"kernel\": ", out);
@@ -573,10 +723,14 @@ void report_json(const Run *r, FILE *out)
         fprintf(out, "%s\n    {\"entry\": ", i ? "," : "");
         json_string(out, e->name);
         fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"registers_per_thread\": %d, "
-                     "\"shared_bytes\": %u, \"schedule\": \"%s\"}", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+                     "\"shared_bytes\": %u, \"schedule\": \"%s\"", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
                 e->regs_per_thread, program_launch_shared(p, l), e == &p->entries[l->entry] ? "source" : "machine");
+        if (loops) json_launch_figures(r, i, out);
+        fputc('}', out);
     }
-    fputs("\n  ],\n  \"checks\": [", out);
+    fputs("\n  ]", out);
+    if (loops) json_launch_totals(r, out);
+    fputs(",\n  \"checks\": [", out);
     for (int i = 0; i < r->nchecks; i++) {
         const CheckResult *c = &r->checks[i];
         fprintf(out, "%s\n    {\"buffer\": ", i ? "," : "");

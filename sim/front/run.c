@@ -17,8 +17,11 @@
 static int check_launches(Run *r, const Program *p, const Config *cfg, DiagList *dl)
 {
     int rc = 0;
+    int bad_line = 0;   /* a .for repeats a launch line: its error once */
     for (int i = 0; i < p->nlaunches; i++) {
         const LaunchSpec *l = &p->launches[i];
+        if (l->line == bad_line) continue;
+        int before = diag_count(dl);
         const Entry *e = backend_entry(&p->entries[l->entry], cfg->core.schedule == CORE_SCHEDULE_MACHINE);
         uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
         uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
@@ -35,6 +38,7 @@ static int check_launches(Run *r, const Program *p, const Config *cfg, DiagList 
                      (unsigned long long)threads, threads > 1024 ? "CUDA" : "the SM", threads > 1024 ? 1024 : cfg->sm.max_threads);
             rc = -1;
         }
+        if (diag_count(dl) != before) bad_line = l->line;
     }
     if (p->nlaunches == 0) {
         diag_add(dl, p->filename, 0, 0, NULL, "nothing to run: the file has no .launch line");
@@ -52,7 +56,8 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     r->config_path = config_path;
     r->opt = *o;
     r->occ = calloc((size_t)(p->nlaunches ? p->nlaunches : 1), sizeof *r->occ);
-    if (!r->occ) return RUN_BAD_INPUT;
+    r->per_launch = calloc((size_t)(p->nlaunches ? p->nlaunches : 1), sizeof *r->per_launch);
+    if (!r->occ || !r->per_launch) return RUN_BAD_INPUT;
     int from = dl->n;
     if (check_launches(r, p, cfg, dl) || host_validate_checks(p, dl)) { program_fix_diags(p, dl, from); return RUN_BAD_INPUT; }
     if (mem_init(&r->mem, p) || stats_init(&r->stats, p->nlines, cfg->gpu.num_sms)) {
@@ -98,10 +103,14 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     check_init(&r->check, (unsigned)o->checks, cfg->sm.independent_threads);
     Checker *chk = o->checks & ~CHECK_ERROR ? &r->check : NULL;
     for (int i = 0; i < p->nlaunches && !faulted; i++) {
+        const Stats *st = &r->stats;
+        LaunchFigures before = { st->cycles, st->inst, st->thread_inst, st->ctas_launched };
         faulted = o->functional
             ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, chk, &r->fault)
             : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace || stepper ? &obs : NULL, &step, &now,
                              o->max_cycles, chk, &r->fault);
+        r->per_launch[i] = (LaunchFigures){ st->cycles - before.cycles, st->inst - before.inst,
+                                            st->thread_inst - before.thread_inst, st->ctas_launched - before.ctas };
         if (r->stats.printf_len && o->printf_out) {
             fwrite(r->stats.printf_text, 1, r->stats.printf_len, o->printf_out);
             fflush(o->printf_out);
@@ -136,6 +145,8 @@ void run_free(Run *r)
     stats_free(&r->stats);
     free(r->checks);
     free(r->occ);
+    free(r->per_launch);
+    r->per_launch = NULL;
     check_free(&r->check);
     r->checks = NULL;
     r->occ = NULL;

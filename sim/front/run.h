@@ -30,6 +30,15 @@ typedef struct RunOptions {
     FILE *printf_out;        /* the kernels' printf output after each launch, or NULL: dropped */
 } RunOptions;
 
+/* What one launch added to the run's counters (the reports' per-launch
+ * table for files with .for loops). */
+typedef struct LaunchFigures {
+    uint64_t cycles;          /* gpc__cycles_elapsed.max (0 in functional mode) */
+    uint64_t inst;            /* smsp__inst_executed.sum */
+    uint64_t thread_inst;     /* smsp__thread_inst_executed.sum */
+    uint64_t ctas;            /* launch__grid_size */
+} LaunchFigures;
+
 typedef struct Run {
     const Program *prog;
     const Config *cfg;
@@ -43,6 +52,7 @@ typedef struct Run {
     CheckResult *checks;
     int nchecks, checks_failed;
     Occupancy *occ;          /* per launch */
+    LaunchFigures *per_launch;   /* per launch; those after a fault stay 0 */
     int has_memstats;        /* timing with the memory hierarchy */
     MemStats memstats;
 } Run;
