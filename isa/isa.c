@@ -83,6 +83,8 @@ const ModInfo isa_mods[] = {
     { "sc", MC_SEM, MF_SEM, SEM_SC }, { "acq_rel", MC_SEM, MF_SEM, SEM_ACQ_REL },
     { "relaxed", MC_SEM, MF_SEM, SEM_RELAXED }, { "acquire", MC_SEM, MF_SEM, SEM_ACQUIRE },
     { "release", MC_SEM, MF_SEM, SEM_RELEASE },
+    { "relu", MC_RELU, MF_FLAG, IF_RELU }, { "satfinite", MC_SATFIN, MF_FLAG, IF_SATFIN },
+    { "noftz", MC_NOFTZ, MF_FLAG, IF_NOFTZ }, { "NaN", MC_NAN, MF_FLAG, IF_NAN },
 };
 const int isa_nmods = (int)(sizeof isa_mods / sizeof isa_mods[0]);
 
@@ -93,7 +95,8 @@ const ModSlot isa_mod_order[] = {
     { MF_SEM, 0 }, { MF_LEVEL, 0 }, { MF_FLAG, IF_TO }, { MF_FLAG, IF_VOLATILE },
     { MF_SPACE, 0 }, { MF_CACHE, 0 }, { MF_FLAG, IF_NC }, { MF_MUL, 0 }, { MF_CMP, 0 },
     { MF_BOOL, 0 }, { MF_SUB, 0 }, { MF_FLAG, IF_APPROX }, { MF_FLAG, IF_FULL },
-    { MF_RND, 0 }, { MF_FLAG, IF_FTZ }, { MF_FLAG, IF_SAT }, { MF_FLAG, IF_ALIGNED },
+    { MF_RND, 0 }, { MF_FLAG, IF_FTZ }, { MF_FLAG, IF_SAT }, { MF_FLAG, IF_NOFTZ }, { MF_FLAG, IF_NAN },
+    { MF_FLAG, IF_RELU }, { MF_FLAG, IF_SATFIN }, { MF_FLAG, IF_ALIGNED },
     { MF_FLAG, IF_UNI }, { MF_VEC, 0 },
 };
 const int isa_nmod_order = (int)(sizeof isa_mod_order / sizeof isa_mod_order[0]);
@@ -138,7 +141,8 @@ Unit isa_unit(const Instr *in)
     DataType t = (DataType)in->type;
     if (in->op == OP_CVT && (in->type == T_F64 || in->stype == T_F64)) return UNIT_FP64;
     if (t == T_F64) return UNIT_FP64;
-    if (t == T_F32 || t == T_F16) return in->op == OP_DIV ? UNIT_SFU : UNIT_FP32;
+    if (isa_type_is_half(t)) return UNIT_FP32;   /* HADD2/HMUL2/HFMA2 (.f16x2: both halves in one) */
+    if (t == T_F32) return in->op == OP_DIV ? UNIT_SFU : UNIT_FP32;
     return UNIT_ALU;
 }
 
@@ -157,7 +161,7 @@ int isa_operand_bits(const Instr *in, int slot)
     case FMT_SELP: return slot == 3 ? 1 : tb;
     case FMT_LD: case FMT_ST: case FMT_ATOM: case FMT_RED: return tb;
     case FMT_D_A:
-        if (in->op == OP_CVT && slot == 1) return isa_type_bits((DataType)in->stype);
+        if (in->op == OP_CVT && (slot == 1 || slot == 2)) return isa_type_bits((DataType)in->stype);
         if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return 32;
         return tb;
     case FMT_D_AB:

@@ -838,7 +838,8 @@ static void test_type_table(void **state)
         { T_U32, "u32", 32, TK_UINT },  { T_U64, "u64", 64, TK_UINT },  { T_S8, "s8", 8, TK_SINT },
         { T_S16, "s16", 16, TK_SINT },  { T_S32, "s32", 32, TK_SINT },  { T_S64, "s64", 64, TK_SINT },
         { T_F32, "f32", 32, TK_FLOAT }, { T_F64, "f64", 64, TK_FLOAT }, { T_PRED, "pred", 1, TK_PRED },
-        { T_F16, "f16", 16, TK_FLOAT },
+        { T_F16, "f16", 16, TK_FLOAT }, { T_F16X2, "f16x2", 32, TK_FLOAT }, { T_BF16, "bf16", 16, TK_FLOAT },
+        { T_BF16X2, "bf16x2", 32, TK_FLOAT },
     };
     assert_int_equal(sizeof want / sizeof want[0], T_COUNT - 1);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -848,7 +849,13 @@ static void test_type_table(void **state)
         assert_int_equal(isa_type_lookup(want[i].name, (int)strlen(want[i].name)), want[i].t);
     }
     assert_int_equal(isa_type_lookup("f16", 3), T_F16);
-    assert_int_equal(isa_type_lookup("bf16", 4), T_NONE);
+    assert_int_equal(isa_type_lookup("bf16", 4), T_BF16);
+    assert_int_equal(isa_type_lookup("f16x2", 5), T_F16X2);
+    assert_int_equal(isa_type_lookup("f16x2", 3), T_F16);   /* length-bounded */
+    assert_int_equal(isa_type_is_half(T_BF16X2), 1);
+    assert_int_equal(isa_type_is_half(T_F32), 0);
+    assert_int_equal(isa_type_lanes(T_F16X2), 2);
+    assert_int_equal(isa_type_lanes(T_F16), 1);
     assert_int_equal(isa_type_lookup("u32x", 3), T_U32);     /* length-bounded */
     assert_int_equal(isa_type_lookup("u3", 2), T_NONE);
     assert_int_equal(isa_type_bits(T_COUNT), 0);
