@@ -138,12 +138,13 @@ static int decode_mnemonic(Asm *A, const Token *t, Instr *in)
         if (field_is_set(in, m)) { asm_err(A, t, "'.%s' conflicts with an earlier modifier of %s", word, o->mnemonic); return -1; }
         set_field(in, m);
     }
-    int want = o->types == 0 ? 0 : op == OP_CVT ? 2 : 1;
+    int want = o->types == 0 ? 0 : op == OP_CVT || op == OP_SET ? 2 : 1;
     char allowed[200];
     types_list(o->types, allowed, sizeof allowed);
     if (nty != want) {
         if (want == 0) asm_err(A, t, "%s takes no type suffix", o->mnemonic);
-        else if (want == 2) asm_err(A, t, "cvt needs two types, destination then source (cvt.f32.s32)");
+        else if (want == 2) asm_err(A, t, "%s needs two types, destination then source (%s)", o->mnemonic,
+                                    op == OP_CVT ? "cvt.f32.s32" : "set.lt.u32.f32");
         else if (nty == 0) asm_err(A, t, "%s needs a type suffix (one of %s)", o->mnemonic, allowed);
         else asm_err(A, t, "%s takes one type suffix, got %d", o->mnemonic, nty);
         return -1;
@@ -228,6 +229,17 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
         break;
     case OP_FMA:
         if (in->rnd < RND_RN || in->rnd > RND_RP) { asm_err(A, t, "fma needs a rounding modifier (.rn, .rz, .rm or .rp)"); return -1; }
+        break;
+    case OP_SET:
+        if (!in->cmp) { asm_err(A, t, "set needs a comparison (set.lt.u32.f32)"); return -1; }
+        if (isa_type_lanes((DataType)in->stype) != isa_type_lanes((DataType)in->type) && in->type != T_U32 && in->type != T_S32) {
+            asm_err(A, t, "set: .%s results come from .%s comparisons only as .u32 or .s32", isa_type_name((DataType)in->type),
+                    isa_type_name((DataType)in->stype));
+            return -1;
+        }
+        k = isa_type_kind((DataType)in->stype);
+        if (in->cmp >= CMP_LO && in->cmp <= CMP_HS && k == TK_FLOAT) { asm_err(A, t, "unsigned comparisons (.lo .ls .hi .hs) are for integers"); return -1; }
+        if (in->cmp >= CMP_EQU && k != TK_FLOAT) { asm_err(A, t, "unordered comparisons (.equ ... .nan) are for floating point"); return -1; }
         break;
     case OP_SETP:
         if (!in->cmp) { asm_err(A, t, "setp needs a comparison (.eq .ne .lt .le .gt .ge, .lo .ls .hi .hs, .equ ... .nan)"); return -1; }
@@ -316,7 +328,8 @@ static DataType slot_type(const Instr *in, int slot)
     case FMT_VOTE: return slot == 0 ? (DataType)in->type : T_B32;
     default: break;
     }
-    if (in->op == OP_CVT && (slot == 1 || slot == 2)) return (DataType)in->stype;
+    if ((in->op == OP_CVT || in->op == OP_SET) && (slot == 1 || slot == 2)) return (DataType)in->stype;
+    if (in->op == OP_BFI && slot >= 3) return T_U32;
     if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return T_U32;
     if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return T_U32;
     if (in->op == OP_BFE && slot >= 2) return T_U32;
@@ -554,7 +567,10 @@ static int parse_pred_src(Asm *A, Instr *in, int slot, Operand *o)
     char b[64];
     int neg = asm_accept(A, '!');
     Token r = asm_peek(A);
-    if (r.kind != TOK_REG) { asm_err(A, &r, "%s: expected a predicate register, got %s", opname(in), asm_show(&r, b, sizeof b)); return -1; }
+    if (r.kind != TOK_REG && !named_reg(A, &r)) {   /* nvcc's inline asm: { .reg .pred __$temp3; ... } */
+        asm_err(A, &r, "%s: expected a predicate register, got %s", opname(in), asm_show(&r, b, sizeof b));
+        return -1;
+    }
     if (parse_reg(A, in, slot, o)) return -1;
     (void)t;
     o->neg = (uint8_t)neg;
@@ -753,6 +769,7 @@ static const char *const format_operands[] = {
     [FMT_RED] = "[a], b", [FMT_BRA] = "a label", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
     [FMT_CALL] = "[(rets),] func[, (args)]", [FMT_CP] = "[d], [a], size[, c]",
+    [FMT_SET] = "d, a, b[, c]", [FMT_D_ABCD] = "d, a, b, c, e",
 };
 
 /* Between operands: a ',' is required; ';' early means too few. */
@@ -837,6 +854,18 @@ static int parse_operands(Asm *A, Instr *in)
     case FMT_BRA: rc = parse_label_ref(A, in, &o[0]); last = 0; break;
     case FMT_CALL: rc = asm_parse_call(A, in); last = 1; break;
     case FMT_CP: rc = parse_cp_async(A, in, o, &last); break;
+    case FMT_SET:
+        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
+             parse_src(A, in, 2, &o[2]);
+        last = 2;
+        if (!rc && in->boolop) { rc = comma(A, in) || parse_pred_src(A, in, 3, &o[3]); last = 3; }
+        break;
+    case FMT_D_ABCD:
+        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
+             parse_src(A, in, 2, &o[2]) || comma(A, in) || parse_src(A, in, 3, &o[3]) || comma(A, in) ||
+             parse_src(A, in, 4, &o[4]);
+        last = 4;
+        break;
     case FMT_BAR:
         rc = parse_src(A, in, 0, &o[0]); last = 0;
         if (!rc && asm_accept(A, ',')) { rc = parse_src(A, in, 1, &o[1]); last = 1; }

@@ -126,6 +126,7 @@ void disasm_instr(const Program *p, const Entry *e, const Instr *in, char *buf, 
         [FMT_LD] = { 0, 1, -1 }, [FMT_ST] = { 0, 1, -1 }, [FMT_ATOM] = { 0, 1, 2, 3, -1 },
         [FMT_RED] = { 0, 1, -1 }, [FMT_BRA] = { 0, -1 }, [FMT_BAR] = { 0, 1, -1 }, [FMT_MASK] = { 0, -1 },
         [FMT_VOTE] = { 0, 1, 2, -1 }, [FMT_SHFL] = { 0, 1, 2, 3, 4, -1 }, [FMT_CP] = { 0, 1, 2, 3, -1 },
+        [FMT_SET] = { 0, 1, 2, 3, -1 }, [FMT_D_ABCD] = { 0, 1, 2, 3, 4, -1 },
     };
     const int8_t *ord = order[o->format];
     for (int i = 0; i < 6 && ord[i] >= 0; i++) {

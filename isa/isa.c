@@ -138,7 +138,7 @@ Unit isa_unit(const Instr *in)
     case UC_SYNC: return UNIT_SYNC;
     case UC_ARITH: break;
     }
-    DataType t = (DataType)in->type;
+    DataType t = (DataType)(in->op == OP_SET ? in->stype : in->type);   /* set: where it compares */
     if (in->op == OP_CVT && (in->type == T_F64 || in->stype == T_F64)) return UNIT_FP64;
     if (t == T_F64) return UNIT_FP64;
     if (isa_type_is_half(t)) return UNIT_FP32;   /* HADD2/HMUL2/HFMA2 (.f16x2: both halves in one) */
@@ -152,6 +152,8 @@ int isa_operand_bits(const Instr *in, int slot)
     switch ((Format)isa_ops[in->op].format) {
     case FMT_NONE: case FMT_BRA: case FMT_CALL: return 0;
     case FMT_CP: return slot == 3 ? 32 : 0;
+    case FMT_SET: return slot == 0 ? tb : slot == 3 ? 1 : isa_type_bits((DataType)in->stype);
+    case FMT_D_ABCD: return slot >= 3 ? 32 : tb;   /* bfi: position and length */
     case FMT_D: case FMT_MASK: case FMT_BAR: return 32;
     case FMT_VOTE:
         if (slot == 0) return in->sub == VOTE_BALLOT ? 32 : 1;
@@ -334,6 +336,7 @@ static const char *const format_syntax[] = {
     [FMT_RED] = "[a], b", [FMT_BRA] = "LABEL", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
     [FMT_CALL] = "[(rets),] func[, (args)]", [FMT_CP] = "[d], [a], size[, c]",
+    [FMT_SET] = "d, a, b[, c]", [FMT_D_ABCD] = "d, a, b, c, e",
 };
 
 static const char *const unit_class_names[] = {

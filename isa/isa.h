@@ -81,11 +81,12 @@ DataType isa_type_lookup(const char *name, int len);  /* T_NONE if unknown */
  *   FMT_D     d                         FMT_NONE  -
  *   FMT_CALL  [(rets),] func[, (args)]: opd[0] = callee pc (OPD_LABEL),
  *             opd[1].imm = the entry's CallSite
- *   FMT_CP    [d]=opd[0] (shared) [a]=opd[1] (global) size=opd[2] [c=opd[3]] */
+ *   FMT_CP    [d]=opd[0] (shared) [a]=opd[1] (global) size=opd[2] [c=opd[3]]
+ *   FMT_SET   d a b [c(pred) with .and/.or/.xor]   FMT_D_ABCD d a b c e */
 typedef enum Format {
     FMT_NONE, FMT_D, FMT_D_A, FMT_D_AB, FMT_D_ABC, FMT_SETP, FMT_SELP,
     FMT_LD, FMT_ST, FMT_ATOM, FMT_RED, FMT_BRA, FMT_BAR, FMT_MASK,
-    FMT_VOTE, FMT_SHFL, FMT_CALL, FMT_CP
+    FMT_VOTE, FMT_SHFL, FMT_CALL, FMT_CP, FMT_SET, FMT_D_ABCD
 } Format;
 
 /* Unit classes in the table; isa_unit() resolves UC_ARITH by type. */

@@ -212,8 +212,8 @@ static unsigned half_elem(const Instr *in, HalfFmt f, unsigned a, unsigned b, un
     if (ftz) { a = half_ftz(a, f); b = half_ftz(b, f); c = half_ftz(c, f); }
     double x = half_decode(a, f), y = half_decode(b, f), e = 0, s;
     switch ((Opcode)in->op) {
-    case OP_NEG: return a ^ 0x8000u;   /* the sign bit alone, NaN included */
-    case OP_ABS: return a & 0x7fffu;
+    case OP_NEG: return half_is_nan(a, f) ? HALF_NAN : a ^ 0x8000u;   /* the H100 gives its NaN, not -NaN */
+    case OP_ABS: return half_is_nan(a, f) ? HALF_NAN : a & 0x7fffu;
     case OP_MIN: case OP_MAX: return half_minmax(a, b, f, in->op == OP_MAX, (in->flags & IF_NAN) != 0);
     case OP_ADD: s = two_sum(x, y, &e); break;
     case OP_SUB: s = two_sum(x, -y, &e); break;
@@ -223,7 +223,8 @@ static unsigned half_elem(const Instr *in, HalfFmt f, unsigned a, unsigned b, un
     default: s = 0; break;
     }
     unsigned r = half_round_pair(s, e, f, HALF_RN);
-    if (in->flags & IF_SAT) r = half_encode(fsat(half_decode(r, f)), f, HALF_RN);   /* [0, 1], NaN to +0 */
+    if (in->flags & IF_SAT)   /* [0, 1]; NaN and -0 to +0 (as the H100) */
+        r = half_is_nan(r, f) || (r & 0x8000u) ? 0 : half_decode(r, f) > 1 ? half_encode(1.0, f, HALF_RN) : r;
     if (in->flags & IF_RELU) r = half_is_nan(r, f) ? HALF_NAN : (r & 0x8000u) ? 0 : r;
     return ftz ? half_ftz(r, f) : r;
 }
@@ -247,7 +248,7 @@ static uint64_t half_op(const X *x, int lane)
  * the largest finite value of its sign. */
 static unsigned cvt_to_half(const Instr *in, double v, HalfFmt f)
 {
-    if (in->flags & IF_SAT) v = fsat(v);
+    if (in->flags & IF_SAT) v = isnan(v) || v <= 0 ? 0.0 : v > 1 ? 1.0 : v;
     if ((in->flags & IF_RELU) && v < 0) v = 0;
     unsigned r = half_encode(v, f, half_rnd(in->rnd));
     if ((in->flags & IF_SATFIN) && (r & 0x7fffu) == half_inf(f)) r = (r & 0x8000u) | half_max_finite(f);
@@ -398,6 +399,13 @@ static uint64_t int_op_raw(const X *x, int lane)
         }
         return r;
     }
+    case OP_BFI: {
+        /* PTX: d = b, then d[pos + i] = a[i] for i < len and pos + i <= msb */
+        int pos = (int)(rc & 0xff), len = (int)(val(x, &in->opd[4], lane) & 0xff);
+        uint64_t r = ub;
+        for (int i = 0; i < len && pos + i < bits; i++) r = (r & ~(1ull << (pos + i))) | (((ua >> i) & 1) << (pos + i));
+        return r;
+    }
     case OP_BFIND: {
         /* .s: the most significant bit unlike the sign bit (the bits of ~a
          * for negative a) */
@@ -473,6 +481,28 @@ static double round_int(double v, int rnd)
     }
 }
 
+/* NaN through cvt between floats, as the H100 does it: .bf16 to .f32 keeps
+ * the payload (the bits move up), .f16 to .f32 gives 0x7FFFFFFF, .f64 to a
+ * half keeps the payload's top bits, quieted; other NaNs go the general way
+ * (half_encode's canonical 0x7FFF).  1 if *r is the result. */
+static int cvt_nan(const Instr *in, uint64_t raw, uint64_t *r)
+{
+    DataType dt = (DataType)in->type, st = (DataType)in->stype;
+    if (isa_type_is_half(st) && half_is_nan((unsigned)raw & 0xffffu, half_fmt(st)) && !isa_type_is_half(dt)) {
+        uint64_t h = raw & 0xffffu;
+        if (dt == T_F32) *r = st == T_BF16 ? h << 16 : 0x7fffffffu;
+        else *r = st == T_BF16 ? (h & 0x8000u) << 48 | (h & 0x7fffu) << 48 : 0x7fffffffffffffffull;   /* not seen on hardware */
+        return 1;
+    }
+    if (st == T_F64 && isa_type_is_half(dt) && isnan(f64(raw))) {
+        int man = dt == T_BF16 ? 7 : 10;
+        uint64_t quiet = 1ull << (man - 1), top = (raw >> (52 - man)) & ((1ull << man) - 1);
+        *r = (raw >> 48 & 0x8000u) | half_inf(half_fmt(dt)) | quiet | top;
+        return 1;
+    }
+    return 0;
+}
+
 static uint64_t cvt_op(const X *x, int lane)
 {
     const Instr *in = x->in;
@@ -485,6 +515,7 @@ static uint64_t cvt_op(const X *x, int lane)
         if (in->flags & IF_FTZ) { fa = ftz32(fa); fb = ftz32(fb); }
         return (uint64_t)cvt_to_half(in, fa, half_fmt(dt)) << 16 | cvt_to_half(in, fb, half_fmt(dt));
     }
+    if (sk == TK_FLOAT && (dk == TK_FLOAT) && cvt_nan(in, raw, &raw)) return raw;
     if (sk == TK_FLOAT) {
         double v = sb == 64 ? f64(raw) : isa_type_is_half(st) ? half_decode((unsigned)raw & 0xffffu, half_fmt(st))
                  : (double)((in->flags & IF_FTZ) ? ftz32(f32(raw)) : f32(raw));
@@ -567,21 +598,20 @@ static int fcompare(Cmp cmp, double a, double b)
     }
 }
 
-/* One element pair of setp on halves (.ftz: subnormals compare as zero). */
-static int half_compare(const Instr *in, unsigned a, unsigned b)
+/* One element pair of setp/set on halves of type t (.ftz: subnormals
+ * compare as zero). */
+static int half_compare(const Instr *in, DataType t, unsigned a, unsigned b)
 {
-    HalfFmt f = half_fmt((DataType)in->type);
+    HalfFmt f = half_fmt(t);
     if (in->flags & IF_FTZ) { a = half_ftz(a, f); b = half_ftz(b, f); }
     return fcompare((Cmp)in->cmp, half_decode(a, f), half_decode(b, f));
 }
 
-static int compare(const X *x, int lane)
+/* a CMP b at type t (setp: its type; set: its source type). */
+static int compare_at(const Instr *in, DataType t, uint64_t ra, uint64_t rb)
 {
-    const Instr *in = x->in;
-    DataType t = (DataType)in->type;
     int bits = isa_type_bits(t);
-    uint64_t ra = val(x, &in->opd[1], lane), rb = val(x, &in->opd[2], lane);
-    if (isa_type_is_half(t)) return half_compare(in, (unsigned)ra & 0xffffu, (unsigned)rb & 0xffffu);
+    if (isa_type_is_half(t)) return half_compare(in, t, (unsigned)ra & 0xffffu, (unsigned)rb & 0xffffu);
     if (isa_type_kind(t) == TK_FLOAT) {
         double a = bits == 64 ? f64(ra) : f32(ra);
         double b = bits == 64 ? f64(rb) : f32(rb);
@@ -604,6 +634,11 @@ static int compare(const X *x, int lane)
     case CMP_HS: return ua >= ub;
     default: return 0;
     }
+}
+
+static int compare(const X *x, int lane)
+{
+    return compare_at(x->in, (DataType)x->in->type, val(x, &x->in->opd[1], lane), val(x, &x->in->opd[2], lane));
 }
 
 static int combine(int t, int c, int op)
@@ -1344,10 +1379,42 @@ static void exec_setp_x2(const X *x, LaneMask m)
     FOR_LANES(m, l) {
         uint64_t a = val(x, &in->opd[1], l), b = val(x, &in->opd[2], l);
         int c = in->boolop ? (int)val(x, &in->opd[3], l) : 0;
-        int lo = half_compare(in, (unsigned)a & 0xffffu, (unsigned)b & 0xffffu);
-        int hi = half_compare(in, (unsigned)(a >> 16) & 0xffffu, (unsigned)(b >> 16) & 0xffffu);
+        int lo = half_compare(in, (DataType)in->type, (unsigned)a & 0xffffu, (unsigned)b & 0xffffu);
+        int hi = half_compare(in, (DataType)in->type, (unsigned)(a >> 16) & 0xffffu, (unsigned)(b >> 16) & 0xffffu);
         wreg(x, &in->opd[0], l, (uint64_t)combine(lo, c, in->boolop));
         if (in->opd[5].kind == OPD_PRED) wreg(x, &in->opd[5], l, (uint64_t)combine(hi, c, in->boolop));
+    }
+}
+
+/* set (PTX ISA): the comparison at the source type, combined with c, as a
+ * value of the destination type: all ones or 0 for .u32/.s32, 1.0 or 0.0
+ * for floats; a .f16x2/.bf16x2 source compares each half into its half of
+ * d (0xffff or 0 for .u32/.s32). */
+static uint64_t set_true(DataType dt, int half_lane)
+{
+    switch (dt) {
+    case T_F32: return 0x3f800000u;
+    case T_F64: return 0x3ff0000000000000ull;
+    case T_F16: case T_F16X2: return 0x3c00u;
+    case T_BF16: case T_BF16X2: return 0x3f80u;
+    default: return half_lane ? 0xffffu : ~0ull;
+    }
+}
+
+static void exec_set(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    DataType dt = (DataType)in->type, st = (DataType)in->stype;
+    int ws = x->ws;
+    FOR_LANES(m, l) {
+        uint64_t a = val(x, &in->opd[1], l), b = val(x, &in->opd[2], l), r = 0;
+        int c = in->boolop ? (int)val(x, &in->opd[3], l) : 0;
+        if (isa_type_lanes(st) == 2) {
+            for (int h = 0, sh = 0; h < 2; h++, sh += 16)
+                if (combine(half_compare(in, st, (unsigned)(a >> sh) & 0xffffu, (unsigned)(b >> sh) & 0xffffu), c, in->boolop))
+                    r |= set_true(dt, 1) << sh;
+        } else if (combine(compare_at(in, st, a, b), c, in->boolop)) r = set_true(dt, 0);
+        wreg(x, &in->opd[0], l, r);
     }
 }
 
@@ -1391,6 +1458,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
             if (in->opd[5].kind == OPD_PRED) wreg(&x, &in->opd[5], l, (uint64_t)combine(!t, c, in->boolop));
         }
         break;
+    case OP_SET: exec_set(&x, m); break;
     case OP_SELP:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[3], l) ? val(&x, &in->opd[1], l) : val(&x, &in->opd[2], l));
         break;
@@ -1423,7 +1491,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
         break;
     case OP_REM: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
-    case OP_BFE: case OP_BFIND: case OP_PRMT: case OP_FNS:
+    case OP_BFE: case OP_BFI: case OP_BFIND: case OP_PRMT: case OP_FNS:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
     case OP_VOTE: if ((rc = check_members(&x, m, 2)) == 0) exec_vote(&x, m); break;
