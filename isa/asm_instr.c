@@ -179,11 +179,7 @@ static int check_cvt_half(Asm *A, const Token *t, const Instr *in)
         asm_err(A, t, "cvt to .%s needs .rn or .rz", isa_type_name(d));
         return -1;
     }
-    if (isa_type_is_half(d) && in->rnd >= RND_RNI) {
-        asm_err(A, t, "cvt to .%s rounds with .rn .rz .rm .rp (integer rounding is for integer results)", isa_type_name(d));
-        return -1;
-    }
-    return 0;
+    return 0;   /* cvt.rni.f16.f16 (nvcc's hrint) rounds to an integer, then to the half: exact */
 }
 
 /* Arithmetic on halves (PTX ISA, "Half Precision Floating-Point
@@ -748,6 +744,12 @@ static int parse_dst_or_vec(Asm *A, Instr *in, Operand *o)
 static int parse_src_or_vec(Asm *A, Instr *in, Operand *o)
 {
     Token t = asm_peek(A);
+    if (asm_is_punct(&t, '{') && in->opd[0].kind == OPD_VEC) {
+        asm_err(A, &t, "mov packs {a, b} into a register or unpacks one into {a, b}, not both");
+        asm_next(A);
+        asm_skip_braces(A);
+        return -1;
+    }
     return asm_is_punct(&t, '{') ? parse_mov_vec(A, in, o, 0) : parse_src(A, in, 1, o);
 }
 
