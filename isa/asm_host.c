@@ -242,6 +242,11 @@ void asm_parse_buffer(Asm *A)
     Token ty = asm_next(A);
     DataType type = ty.kind == TOK_DIRECTIVE ? isa_type_lookup(ty.s + 1, ty.len - 1) : T_NONE;
     if (type == T_NONE || type == T_PRED) { asm_err(A, &ty, "expected an element type (.f32, .u32 ...), got %s", asm_show(&ty, b, sizeof b)); return; }
+    if (isa_type_lanes(type) == 2) {
+        asm_err(A, &ty, "a buffer of .%s: declare its halves, .%s[2*N] (element 2i is the lower half of pair i)",
+                isa_type_name(type), type == T_F16X2 ? "f16" : "bf16");
+        return;
+    }
     Token open = asm_peek(A);
     int64_t count;
     if (asm_expect(A, '[', "before the element count")) return;

@@ -138,12 +138,13 @@ static int decode_mnemonic(Asm *A, const Token *t, Instr *in)
         if (field_is_set(in, m)) { asm_err(A, t, "'.%s' conflicts with an earlier modifier of %s", word, o->mnemonic); return -1; }
         set_field(in, m);
     }
-    int want = o->types == 0 ? 0 : op == OP_CVT ? 2 : 1;
+    int want = o->types == 0 ? 0 : op == OP_CVT || op == OP_SET ? 2 : 1;
     char allowed[200];
     types_list(o->types, allowed, sizeof allowed);
     if (nty != want) {
         if (want == 0) asm_err(A, t, "%s takes no type suffix", o->mnemonic);
-        else if (want == 2) asm_err(A, t, "cvt needs two types, destination then source (cvt.f32.s32)");
+        else if (want == 2) asm_err(A, t, "%s needs two types, destination then source (%s)", o->mnemonic,
+                                    op == OP_CVT ? "cvt.f32.s32" : "set.lt.u32.f32");
         else if (nty == 0) asm_err(A, t, "%s needs a type suffix (one of %s)", o->mnemonic, allowed);
         else asm_err(A, t, "%s takes one type suffix, got %d", o->mnemonic, nty);
         return -1;
@@ -156,6 +157,53 @@ static int decode_mnemonic(Asm *A, const Token *t, Instr *in)
     }
     if (nty >= 1) in->type = (uint8_t)ty[0];
     if (nty == 2) in->stype = (uint8_t)ty[1];
+    return 0;
+}
+
+/* cvt to or from the 16-bit floats (PTX ISA, cvt): the paired types only as
+ * a destination, from two .f32; .relu and .satfinite only into halves from
+ * .f32; the paired forms round .rn or .rz. */
+static int check_cvt_half(Asm *A, const Token *t, const Instr *in)
+{
+    DataType d = (DataType)in->type, s = (DataType)in->stype;
+    if (isa_type_lanes(s) == 2 || (isa_type_lanes(d) == 2 && s != T_F32)) {
+        asm_err(A, t, "cvt takes .f16x2/.bf16x2 only as the destination, from .f32 (cvt.rn.%s.f32 d, a, b)",
+                isa_type_name(isa_type_lanes(d) == 2 ? d : T_F16X2));
+        return -1;
+    }
+    if ((in->flags & (IF_RELU | IF_SATFIN)) && !(isa_type_is_half(d) && s == T_F32)) {
+        asm_err(A, t, "cvt: .relu and .satfinite convert .f32 into .f16 .f16x2 .bf16 .bf16x2");
+        return -1;
+    }
+    if (isa_type_lanes(d) == 2 && in->rnd != RND_RN && in->rnd != RND_RZ) {
+        asm_err(A, t, "cvt to .%s needs .rn or .rz", isa_type_name(d));
+        return -1;
+    }
+    return 0;   /* cvt.rni.f16.f16 (nvcc's hrint) rounds to an integer, then to the half: exact */
+}
+
+/* Arithmetic on halves (PTX ISA, "Half Precision Floating-Point
+ * Instructions"): rounding .rn only, no .ftz/.sat on bf16, .relu on fma
+ * (and cvt), .NaN on min/max, ex2 only .approx. */
+static int check_half(Asm *A, const Token *t, const Instr *in)
+{
+    const char *mn = isa_ops[in->op].mnemonic;
+    DataType ty = (DataType)in->type;
+    int half = isa_type_is_half(ty);
+    if ((in->flags & IF_NAN) && !half) { asm_err(A, t, "%s.NaN is supported on .f16 .f16x2 .bf16 .bf16x2", mn); return -1; }
+    if ((in->flags & IF_RELU) && in->op != OP_CVT && !half) { asm_err(A, t, "%s.relu is for .f16 .f16x2 .bf16 .bf16x2", mn); return -1; }
+    if (!half || in->op == OP_CVT || in->op == OP_MOV || in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM ||
+        in->op == OP_RED)
+        return 0;
+    if (in->rnd != RND_NONE && in->rnd != RND_RN) { asm_err(A, t, "%s.%s rounds with .rn only", mn, isa_type_name(ty)); return -1; }
+    int bf = ty == T_BF16 || ty == T_BF16X2;
+    if (bf && (in->flags & IF_SAT)) { asm_err(A, t, "%s.%s takes no .sat (.f16 and .f16x2 do)", mn, isa_type_name(ty)); return -1; }
+    if (bf && (in->flags & IF_FTZ) && in->op != OP_EX2) {
+        asm_err(A, t, "%s.%s takes no .ftz (.f16 and .f16x2 do)", mn, isa_type_name(ty));
+        return -1;
+    }
+    if ((in->flags & IF_RELU) && (in->flags & IF_SAT)) { asm_err(A, t, "%s: .relu and .sat exclude each other", mn); return -1; }
+    if (in->op == OP_EX2 && !(in->flags & IF_APPROX)) { asm_err(A, t, "ex2.%s needs .approx", isa_type_name(ty)); return -1; }
     return 0;
 }
 
@@ -177,6 +225,17 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
         break;
     case OP_FMA:
         if (in->rnd < RND_RN || in->rnd > RND_RP) { asm_err(A, t, "fma needs a rounding modifier (.rn, .rz, .rm or .rp)"); return -1; }
+        break;
+    case OP_SET:
+        if (!in->cmp) { asm_err(A, t, "set needs a comparison (set.lt.u32.f32)"); return -1; }
+        if (isa_type_lanes((DataType)in->stype) != isa_type_lanes((DataType)in->type) && in->type != T_U32 && in->type != T_S32) {
+            asm_err(A, t, "set: .%s results come from .%s comparisons only as .u32 or .s32", isa_type_name((DataType)in->type),
+                    isa_type_name((DataType)in->stype));
+            return -1;
+        }
+        k = isa_type_kind((DataType)in->stype);
+        if (in->cmp >= CMP_LO && in->cmp <= CMP_HS && k == TK_FLOAT) { asm_err(A, t, "unsigned comparisons (.lo .ls .hi .hs) are for integers"); return -1; }
+        if (in->cmp >= CMP_EQU && k != TK_FLOAT) { asm_err(A, t, "unordered comparisons (.equ ... .nan) are for floating point"); return -1; }
         break;
     case OP_SETP:
         if (!in->cmp) { asm_err(A, t, "setp needs a comparison (.eq .ne .lt .le .gt .ge, .lo .ls .hi .hs, .equ ... .nan)"); return -1; }
@@ -217,6 +276,15 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
             asm_err(A, t, "%s works on .global or .shared memory", mn);
             return -1;
         }
+        if (isa_type_is_half((DataType)in->type) && (in->sub != ATOM_ADD || !(in->flags & IF_NOFTZ))) {
+            asm_err(A, t, "%s on .%s is .add.noftz only (%s.add.noftz.%s)", mn, isa_type_name((DataType)in->type), mn,
+                    isa_type_name((DataType)in->type));
+            return -1;
+        }
+        if ((in->flags & IF_NOFTZ) && !isa_type_is_half((DataType)in->type)) {
+            asm_err(A, t, "%s: .noftz is for .f16 .f16x2 .bf16 .bf16x2", mn);
+            return -1;
+        }
         if (k == TK_FLOAT && in->sub != ATOM_ADD && in->sub != ATOM_EXCH && in->sub != ATOM_MIN && in->sub != ATOM_MAX) {
             asm_err(A, t, "%s on floating point supports .add .exch .min .max", mn);
             return -1;
@@ -237,15 +305,11 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
             asm_err(A, t, "integer rounding (.rni .rzi .rmi .rpi) needs a floating-point source");
             return -1;
         }
-        if (in->type == T_F16 && in->rnd != RND_NONE && in->rnd != RND_RN) { asm_err(A, t, "cvt to .f16 rounds with .rn only"); return -1; }
+        if (check_cvt_half(A, t, in)) return -1;
         break;
     default: break;
     }
-    /* half precision (the rows with .f16): PTX rounds its .f16 arithmetic .rn */
-    if (in->type == T_F16 && in->op != OP_CVT && in->rnd != RND_NONE && in->rnd != RND_RN) {
-        asm_err(A, t, "%s.f16 rounds with .rn only", mn);
-        return -1;
-    }
+    if (check_half(A, t, in)) return -1;
     if (in->vec > 1 && in->space == SP_PARAM) { asm_err(A, t, "vector access to .param space is not supported"); return -1; }
     return 0;
 }
@@ -260,7 +324,8 @@ static DataType slot_type(const Instr *in, int slot)
     case FMT_VOTE: return slot == 0 ? (DataType)in->type : T_B32;
     default: break;
     }
-    if (in->op == OP_CVT && slot == 1) return (DataType)in->stype;
+    if ((in->op == OP_CVT || in->op == OP_SET) && (slot == 1 || slot == 2)) return (DataType)in->stype;
+    if (in->op == OP_BFI && slot >= 3) return T_U32;
     if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return T_U32;
     if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return T_U32;
     if (in->op == OP_BFE && slot >= 2) return T_U32;
@@ -498,7 +563,10 @@ static int parse_pred_src(Asm *A, Instr *in, int slot, Operand *o)
     char b[64];
     int neg = asm_accept(A, '!');
     Token r = asm_peek(A);
-    if (r.kind != TOK_REG) { asm_err(A, &r, "%s: expected a predicate register, got %s", opname(in), asm_show(&r, b, sizeof b)); return -1; }
+    if (r.kind != TOK_REG && !named_reg(A, &r)) {   /* nvcc's inline asm: { .reg .pred __$temp3; ... } */
+        asm_err(A, &r, "%s: expected a predicate register, got %s", opname(in), asm_show(&r, b, sizeof b));
+        return -1;
+    }
     if (parse_reg(A, in, slot, o)) return -1;
     (void)t;
     o->neg = (uint8_t)neg;
@@ -613,6 +681,78 @@ fail:
     return -1;
 }
 
+/* mov.b32 d, {a, b} and mov.b32 {a, b}, d (also .b64 with two 32-bit or
+ * four 16-bit registers): the first register is the lowest bits.  A
+ * destination element may be '_', which discards it. */
+static int parse_mov_vec(Asm *A, Instr *in, Operand *o, int is_dst)
+{
+    Token open = asm_next(A);
+    char b[64];
+    int tb = isa_type_bits((DataType)in->type);
+    if (in->op != OP_MOV || (in->type != T_B32 && in->type != T_B64)) {
+        asm_err(A, &open, "%s: a register vector here needs mov.b32 or mov.b64 (packing halves: mov.b32 %%r1, {%%rs1, %%rs2})",
+                opname(in));
+        goto fail;
+    }
+    o->kind = OPD_VEC;
+    for (int i = 0;; i++) {
+        Token r = asm_peek(A);
+        if (i >= 4) { asm_err(A, &r, "mov: a register vector has 2 or 4 elements"); goto fail; }
+        if (r.kind == TOK_IDENT && asm_tok_is(&r, "_") && is_dst) {
+            asm_next(A);
+            o->r[i] = REG_NONE;
+        } else {
+            if (r.kind != TOK_REG && !named_reg(A, &r)) {
+                if (r.kind != TOK_ERROR) asm_err(A, &r, "mov: expected a register in the vector, got %s", asm_show(&r, b, sizeof b));
+                goto fail;
+            }
+            asm_next(A);
+            if (asm_sreg_lookup(&r) >= 0) { asm_err(A, &r, "mov: special register %s cannot be in a vector", asm_show(&r, b, sizeof b)); goto fail; }
+            int is_pred, idx = asm_lookup_reg(A, &r, &is_pred);
+            if (idx < 0) goto fail;
+            if (is_pred) { asm_err(A, &r, "mov: %s is a predicate; a vector holds value registers", asm_show(&r, b, sizeof b)); goto fail; }
+            o->r[i] = (uint16_t)idx;
+        }
+        o->n = (uint8_t)(i + 1);
+        Token sep = asm_peek(A);
+        if (asm_is_punct(&sep, '}')) { asm_next(A); break; }
+        if (!asm_is_punct(&sep, ',')) { asm_err(A, &sep, "expected ',' or '}' in a register vector, got %s", asm_show(&sep, b, sizeof b)); goto fail; }
+        asm_next(A);
+    }
+    if ((o->n != 2 && o->n != 4) || tb / o->n < 16) {
+        asm_err(A, &open, "mov.%s packs 2%s registers, not %d", isa_type_name((DataType)in->type), tb == 64 ? " or 4" : "", o->n);
+        return -1;
+    }
+    for (int i = 0; i < o->n; i++) {
+        if (o->r[i] == REG_NONE || A->e->regs[o->r[i]].bits == tb / o->n) continue;
+        asm_err(A, &open, "mov.%s {...}: %s is a %d-bit register; each of the %d elements is %d bits",
+                isa_type_name((DataType)in->type), A->e->regs[o->r[i]].name, A->e->regs[o->r[i]].bits, o->n, tb / o->n);
+        return -1;
+    }
+    return 0;
+fail:
+    asm_skip_braces(A);
+    return -1;
+}
+
+static int parse_dst_or_vec(Asm *A, Instr *in, Operand *o)
+{
+    Token t = asm_peek(A);
+    return asm_is_punct(&t, '{') ? parse_mov_vec(A, in, o, 1) : parse_reg(A, in, 0, o);
+}
+
+static int parse_src_or_vec(Asm *A, Instr *in, Operand *o)
+{
+    Token t = asm_peek(A);
+    if (asm_is_punct(&t, '{') && in->opd[0].kind == OPD_VEC) {
+        asm_err(A, &t, "mov packs {a, b} into a register or unpacks one into {a, b}, not both");
+        asm_next(A);
+        asm_skip_braces(A);
+        return -1;
+    }
+    return asm_is_punct(&t, '{') ? parse_mov_vec(A, in, o, 0) : parse_src(A, in, 1, o);
+}
+
 static int parse_label_ref(Asm *A, Instr *in, Operand *o)
 {
     Token t = asm_next(A);
@@ -631,6 +771,7 @@ static const char *const format_operands[] = {
     [FMT_RED] = "[a], b", [FMT_BRA] = "a label", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
     [FMT_CALL] = "[(rets),] func[, (args)]", [FMT_CP] = "[d], [a], size[, c]",
+    [FMT_SET] = "d, a, b[, c]", [FMT_D_ABCD] = "d, a, b, c, e",
 };
 
 /* Between operands: a ',' is required; ';' early means too few. */
@@ -677,7 +818,13 @@ static int parse_operands(Asm *A, Instr *in)
     case FMT_NONE: break;
     case FMT_D: rc = parse_reg(A, in, 0, &o[0]); last = 0; break;
     case FMT_D_A:
-        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]); last = 1; break;
+        rc = parse_dst_or_vec(A, in, &o[0]) || comma(A, in) || parse_src_or_vec(A, in, &o[1]);
+        last = 1;
+        if (!rc && in->op == OP_CVT && isa_type_lanes((DataType)in->type) == 2) {   /* cvt.rn.f16x2.f32 d, a, b */
+            rc = comma(A, in) || parse_src(A, in, 2, &o[2]);
+            last = 2;
+        }
+        break;
     case FMT_D_AB:
         rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
              parse_src(A, in, 2, &o[2]);
@@ -709,6 +856,18 @@ static int parse_operands(Asm *A, Instr *in)
     case FMT_BRA: rc = parse_label_ref(A, in, &o[0]); last = 0; break;
     case FMT_CALL: rc = asm_parse_call(A, in); last = 1; break;
     case FMT_CP: rc = parse_cp_async(A, in, o, &last); break;
+    case FMT_SET:
+        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
+             parse_src(A, in, 2, &o[2]);
+        last = 2;
+        if (!rc && in->boolop) { rc = comma(A, in) || parse_pred_src(A, in, 3, &o[3]); last = 3; }
+        break;
+    case FMT_D_ABCD:
+        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
+             parse_src(A, in, 2, &o[2]) || comma(A, in) || parse_src(A, in, 3, &o[3]) || comma(A, in) ||
+             parse_src(A, in, 4, &o[4]);
+        last = 4;
+        break;
     case FMT_BAR:
         rc = parse_src(A, in, 0, &o[0]); last = 0;
         if (!rc && asm_accept(A, ',')) { rc = parse_src(A, in, 1, &o[1]); last = 1; }

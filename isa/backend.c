@@ -40,6 +40,9 @@
  *   rcp/sqrt .rn.f32    6/8 (refinement around MUFU); .approx 1; .f64 10
  *   sin/cos             2  FMUL.RZ range reduction + MUFU.SIN/COS
  *   ret/exit            1  EXIT
+ *   half arithmetic     1  HADD2/HMUL2/HFMA2/HMNMX2/HSETP2 (class fma): a
+ *                          .f16x2/.bf16x2 instruction does both halves in
+ *                          one; cvt.rn.f16x2.f32 is one F2FP.PACK_AB
  * Each warp also runs a prologue before pc 0: MOV R1, c[0x0][0x28] (the
  * stack pointer, every kernel), ULDC.64 of the global memory descriptor
  * when the entry touches global or generic memory (sm_80+), and a MOV of

@@ -38,7 +38,7 @@ static DataType imm_type(const Instr *in, int slot)
     case FMT_VOTE: return T_B32;
     default: break;
     }
-    if (in->op == OP_CVT && slot == 1) return (DataType)in->stype;
+    if (in->op == OP_CVT && (slot == 1 || slot == 2)) return (DataType)in->stype;
     if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return T_U32;
     return (DataType)in->type;
 }
@@ -121,11 +121,12 @@ void disasm_instr(const Program *p, const Entry *e, const Instr *in, char *buf, 
     }
     /* operand order per format; slot 5 is the second destination (p|q) */
     static const int8_t order[][6] = {
-        [FMT_NONE] = { -1 }, [FMT_D] = { 0, -1 }, [FMT_D_A] = { 0, 1, -1 }, [FMT_D_AB] = { 0, 1, 2, -1 },
+        [FMT_NONE] = { -1 }, [FMT_D] = { 0, -1 }, [FMT_D_A] = { 0, 1, 2, -1 }, [FMT_D_AB] = { 0, 1, 2, -1 },
         [FMT_D_ABC] = { 0, 1, 2, 3, -1 }, [FMT_SETP] = { 0, 1, 2, 3, -1 }, [FMT_SELP] = { 0, 1, 2, 3, -1 },
         [FMT_LD] = { 0, 1, -1 }, [FMT_ST] = { 0, 1, -1 }, [FMT_ATOM] = { 0, 1, 2, 3, -1 },
         [FMT_RED] = { 0, 1, -1 }, [FMT_BRA] = { 0, -1 }, [FMT_BAR] = { 0, 1, -1 }, [FMT_MASK] = { 0, -1 },
         [FMT_VOTE] = { 0, 1, 2, -1 }, [FMT_SHFL] = { 0, 1, 2, 3, 4, -1 }, [FMT_CP] = { 0, 1, 2, 3, -1 },
+        [FMT_SET] = { 0, 1, 2, 3, -1 }, [FMT_D_ABCD] = { 0, 1, 2, 3, 4, -1 },
     };
     const int8_t *ord = order[o->format];
     for (int i = 0; i < 6 && ord[i] >= 0; i++) {

@@ -84,6 +84,8 @@ const ModInfo isa_mods[] = {
     { "sc", MC_SEM, MF_SEM, SEM_SC }, { "acq_rel", MC_SEM, MF_SEM, SEM_ACQ_REL },
     { "relaxed", MC_SEM, MF_SEM, SEM_RELAXED }, { "acquire", MC_SEM, MF_SEM, SEM_ACQUIRE },
     { "release", MC_SEM, MF_SEM, SEM_RELEASE },
+    { "relu", MC_RELU, MF_FLAG, IF_RELU }, { "satfinite", MC_SATFIN, MF_FLAG, IF_SATFIN },
+    { "noftz", MC_NOFTZ, MF_FLAG, IF_NOFTZ }, { "NaN", MC_NAN, MF_FLAG, IF_NAN },
 };
 const int isa_nmods = (int)(sizeof isa_mods / sizeof isa_mods[0]);
 
@@ -94,7 +96,8 @@ const ModSlot isa_mod_order[] = {
     { MF_SEM, 0 }, { MF_LEVEL, 0 }, { MF_FLAG, IF_TO }, { MF_FLAG, IF_VOLATILE },
     { MF_SPACE, 0 }, { MF_CACHE, 0 }, { MF_FLAG, IF_NC }, { MF_MUL, 0 }, { MF_CMP, 0 },
     { MF_BOOL, 0 }, { MF_SUB, 0 }, { MF_FLAG, IF_APPROX }, { MF_FLAG, IF_FULL },
-    { MF_RND, 0 }, { MF_FLAG, IF_FTZ }, { MF_FLAG, IF_SAT }, { MF_FLAG, IF_ALIGNED },
+    { MF_RND, 0 }, { MF_FLAG, IF_FTZ }, { MF_FLAG, IF_SAT }, { MF_FLAG, IF_NOFTZ }, { MF_FLAG, IF_NAN },
+    { MF_FLAG, IF_RELU }, { MF_FLAG, IF_SATFIN }, { MF_FLAG, IF_ALIGNED },
     { MF_FLAG, IF_SHIFTAMT }, { MF_FLAG, IF_UNI }, { MF_VEC, 0 },
 };
 const int isa_nmod_order = (int)(sizeof isa_mod_order / sizeof isa_mod_order[0]);
@@ -136,10 +139,11 @@ Unit isa_unit(const Instr *in)
     case UC_SYNC: return UNIT_SYNC;
     case UC_ARITH: break;
     }
-    DataType t = (DataType)in->type;
+    DataType t = (DataType)(in->op == OP_SET ? in->stype : in->type);   /* set: where it compares */
     if (in->op == OP_CVT && (in->type == T_F64 || in->stype == T_F64)) return UNIT_FP64;
     if (t == T_F64) return UNIT_FP64;
-    if (t == T_F32 || t == T_F16) return in->op == OP_DIV ? UNIT_SFU : UNIT_FP32;
+    if (isa_type_is_half(t)) return UNIT_FP32;   /* HADD2/HMUL2/HFMA2 (.f16x2: both halves in one) */
+    if (t == T_F32) return in->op == OP_DIV ? UNIT_SFU : UNIT_FP32;
     return UNIT_ALU;
 }
 
@@ -149,6 +153,8 @@ int isa_operand_bits(const Instr *in, int slot)
     switch ((Format)isa_ops[in->op].format) {
     case FMT_NONE: case FMT_BRA: case FMT_CALL: return 0;
     case FMT_CP: return slot == 3 ? 32 : 0;
+    case FMT_SET: return slot == 0 ? tb : slot == 3 ? 1 : isa_type_bits((DataType)in->stype);
+    case FMT_D_ABCD: return slot >= 3 ? 32 : tb;   /* bfi: position and length */
     case FMT_D: case FMT_MASK: case FMT_BAR: return 32;
     case FMT_VOTE:
         if (slot == 0) return in->sub == VOTE_BALLOT ? 32 : 1;
@@ -158,7 +164,7 @@ int isa_operand_bits(const Instr *in, int slot)
     case FMT_SELP: return slot == 3 ? 1 : tb;
     case FMT_LD: case FMT_ST: case FMT_ATOM: case FMT_RED: return tb;
     case FMT_D_A:
-        if (in->op == OP_CVT && slot == 1) return isa_type_bits((DataType)in->stype);
+        if (in->op == OP_CVT && (slot == 1 || slot == 2)) return isa_type_bits((DataType)in->stype);
         if ((in->op == OP_POPC || in->op == OP_CLZ || in->op == OP_BFIND) && slot == 0) return 32;
         return tb;
     case FMT_D_AB:
@@ -352,6 +358,7 @@ static const char *const format_syntax[] = {
     [FMT_RED] = "[a], b", [FMT_BRA] = "LABEL", [FMT_BAR] = "a[, b]", [FMT_MASK] = "membermask",
     [FMT_VOTE] = "d, a, membermask", [FMT_SHFL] = "d[|p], a, b, c, membermask",
     [FMT_CALL] = "[(rets),] func[, (args)]", [FMT_CP] = "[d], [a], size[, c]",
+    [FMT_SET] = "d, a, b[, c]", [FMT_D_ABCD] = "d, a, b, c, e",
 };
 
 static const char *const unit_class_names[] = {

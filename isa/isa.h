@@ -25,7 +25,10 @@
     X(T_S32,  "s32", 32, TK_SINT) X(T_S64, "s64", 64, TK_SINT) \
     X(T_F32,  "f32", 32, TK_FLOAT) X(T_F64, "f64", 64, TK_FLOAT) \
     X(T_PRED, "pred", 1, TK_PRED) \
-    X(T_F16,  "f16", 16, TK_FLOAT)   /* IEEE half: add sub mul fma neg abs min max setp cvt mov selp ld st */
+    X(T_F16,  "f16", 16, TK_FLOAT)   /* IEEE binary16 (isa/half.h) */ \
+    X(T_F16X2, "f16x2", 32, TK_FLOAT) /* two .f16: bits 0-15 the first, 16-31 the second */ \
+    X(T_BF16, "bf16", 16, TK_FLOAT)  /* bfloat16: the top half of an f32 */ \
+    X(T_BF16X2, "bf16x2", 32, TK_FLOAT)
 
 typedef enum TypeKind { TK_NONE, TK_BITS, TK_UINT, TK_SINT, TK_FLOAT, TK_PRED } TypeKind;
 
@@ -50,12 +53,20 @@ typedef enum DataType { ISA_TYPES(X) T_COUNT } DataType;
 #define TM_SINT  (TMASK(T_S16) | TM_S32 | TM_S64)
 #define TM_INT   (TMASK(T_U16) | TM_U32 | TM_U64 | TM_SINT)
 #define TM_F16   TMASK(T_F16)
+#define TM_F16X2 TMASK(T_F16X2)
+#define TM_BF16  TMASK(T_BF16)
+#define TM_BF16X2 TMASK(T_BF16X2)
+#define TM_HALF  (TM_F16 | TM_F16X2 | TM_BF16 | TM_BF16X2)   /* the 16-bit floats, scalar and paired */
 #define TM_FLT   (TM_F32 | TM_F64)
 #define TM_MEMTYPES (TM_B8 | TM_BITS | TM_INT8 | TM_INT | TM_FLT)
 
 int isa_type_bits(DataType t);          /* 8..64; 1 for .pred */
 TypeKind isa_type_kind(DataType t);
 const char *isa_type_name(DataType t);  /* "u32" */
+/* .f16 .f16x2 .bf16 .bf16x2: TK_FLOAT, but not f32 even at 32 bits */
+static inline int isa_type_is_half(DataType t) { return t < 32 && (TMASK(t) & TM_HALF) != 0; }
+/* 2 for the paired types (.f16x2, .bf16x2), else 1 */
+static inline int isa_type_lanes(DataType t) { return t == T_F16X2 || t == T_BF16X2 ? 2 : 1; }
 DataType isa_type_lookup(const char *name, int len);  /* T_NONE if unknown */
 
 /* ---- operand formats and unit classes -------------------------------- */
@@ -70,11 +81,12 @@ DataType isa_type_lookup(const char *name, int len);  /* T_NONE if unknown */
  *   FMT_D     d                         FMT_NONE  -
  *   FMT_CALL  [(rets),] func[, (args)]: opd[0] = callee pc (OPD_LABEL),
  *             opd[1].imm = the entry's CallSite
- *   FMT_CP    [d]=opd[0] (shared) [a]=opd[1] (global) size=opd[2] [c=opd[3]] */
+ *   FMT_CP    [d]=opd[0] (shared) [a]=opd[1] (global) size=opd[2] [c=opd[3]]
+ *   FMT_SET   d a b [c(pred) with .and/.or/.xor]   FMT_D_ABCD d a b c e */
 typedef enum Format {
     FMT_NONE, FMT_D, FMT_D_A, FMT_D_AB, FMT_D_ABC, FMT_SETP, FMT_SELP,
     FMT_LD, FMT_ST, FMT_ATOM, FMT_RED, FMT_BRA, FMT_BAR, FMT_MASK,
-    FMT_VOTE, FMT_SHFL, FMT_CALL, FMT_CP
+    FMT_VOTE, FMT_SHFL, FMT_CALL, FMT_CP, FMT_SET, FMT_D_ABCD
 } Format;
 
 /* Unit classes in the table; isa_unit() resolves UC_ARITH by type. */
@@ -104,7 +116,11 @@ typedef enum Unit { UNIT_ALU, UNIT_FP32, UNIT_FP64, UNIT_SFU, UNIT_LSU, UNIT_CTR
 #define MC_ALIGNED  (1u << 17)
 #define MC_LEVEL    (1u << 18)
 #define MC_SEM      (1u << 19)
-#define MC_SHIFTAMT (1u << 20)
+#define MC_RELU     (1u << 20)
+#define MC_SATFIN   (1u << 21)
+#define MC_NOFTZ    (1u << 22)
+#define MC_NAN      (1u << 23)
+#define MC_SHIFTAMT (1u << 24)
 
 typedef enum Space { SP_NONE, SP_GLOBAL, SP_SHARED, SP_CONST, SP_LOCAL, SP_PARAM, SP_COUNT } Space;
 typedef enum Cache { CACHE_NONE, CACHE_CA, CACHE_CG, CACHE_CS, CACHE_LU, CACHE_CV, CACHE_WB, CACHE_WT } Cache;
@@ -137,7 +153,11 @@ typedef enum Sem { SEM_NONE, SEM_SC, SEM_ACQ_REL, SEM_RELAXED, SEM_ACQUIRE, SEM_
 #define IF_NC       (1u << 6)
 #define IF_VOLATILE (1u << 7)
 #define IF_ALIGNED  (1u << 8)
-#define IF_SHIFTAMT (1u << 9)
+#define IF_RELU     (1u << 9)    /* halves: negative results clamp to +0, NaN to the canonical NaN */
+#define IF_SATFIN   (1u << 10)   /* cvt .satfinite: past the largest finite value clamps to it */
+#define IF_NOFTZ    (1u << 11)   /* atom/red .add.noftz on halves: subnormals kept */
+#define IF_NAN      (1u << 12)   /* min/max .NaN: a NaN operand gives the canonical NaN */
+#define IF_SHIFTAMT (1u << 13)   /* bfind.shiftamt */
 
 /* ---- opcodes ----------------------------------------------------------- */
 #define ISA_OP(e, m, f, u, t, mo, mi, d) e,

@@ -592,6 +592,69 @@ static const Case half_cases[] = {
     EQ(H(0x3555, 0) "cvt.f32.f16 %f1, %rs2", D_F32, 0x3EAAA000),                 /* exact: 0.33325195 */
     EQ("cvt.rn.f16.s32 %rs1, 3", D_R16, 0x4200),
     EQ(H(0x4500, 0) "cvt.rzi.s32.f16 %r1, %rs2", D_R32, 5),
+    /* f32 to f16: the largest half, the first value that rounds to
+     * infinity (65520 is the tie between 65504 and 65536: to even, inf),
+     * the smallest subnormal 2^-24, 0.1 (0x3DCCCCCD) */
+    EQ("mov.f32 %f2, 0f477FE000; cvt.rn.f16.f32 %rs1, %f2", D_R16, 0x7BFF),
+    EQ("mov.f32 %f2, 0f477FF000; cvt.rn.f16.f32 %rs1, %f2", D_R16, 0x7C00),
+    EQ("mov.f32 %f2, 0f477FF000; cvt.rz.f16.f32 %rs1, %f2", D_R16, 0x7BFF),     /* toward zero: the largest */
+    EQ("mov.f32 %f2, 0fC77FF000; cvt.rm.f16.f32 %rs1, %f2", D_R16, 0xFC00),     /* down from -65520: -inf */
+    EQ("mov.f32 %f2, 0f3F800001; cvt.rp.f16.f32 %rs1, %f2", D_R16, 0x3C01),     /* 1 + 2^-23 up: 1 + 2^-10 */
+    EQ("mov.f32 %f2, 0f33800000; cvt.rn.f16.f32 %rs1, %f2", D_R16, 0x0001),
+    EQ("mov.f32 %f2, 0f33000000; cvt.rn.f16.f32 %rs1, %f2", D_R16, 0x0000),     /* 2^-25: tie, to even 0 */
+    EQ("mov.f32 %f2, 0f3DCCCCCD; cvt.rn.f16.f32 %rs1, %f2", D_R16, 0x2E66),
+    /* f32 to bf16 (the top 16 bits, rounded): 0x3F808000 is the tie
+     * between 0x3F80 and 0x3F81 (to even: 0x3F80), 0x3F818000 between
+     * 0x3F81 and 0x3F82 (0x3F82) */
+    EQ("mov.f32 %f2, 0f3F800000; cvt.rn.bf16.f32 %rs1, %f2", D_R16, 0x3F80),
+    EQ("mov.f32 %f2, 0f3F808000; cvt.rn.bf16.f32 %rs1, %f2", D_R16, 0x3F80),
+    EQ("mov.f32 %f2, 0f3F818000; cvt.rn.bf16.f32 %rs1, %f2", D_R16, 0x3F82),
+    EQ("mov.f32 %f2, 0f3F818000; cvt.rz.bf16.f32 %rs1, %f2", D_R16, 0x3F81),
+    EQ(H(0x3F82, 0) "cvt.f32.bf16 %f1, %rs2", D_F32, 0x3F820000),
+    /* two f32 into f16x2: a to the upper half, b to the lower */
+    EQ("mov.f32 %f2, 0f3F800000; mov.f32 %f3, 0f40000000; cvt.rn.f16x2.f32 %r1, %f2, %f3", D_R32, 0x3C004000),
+    EQ("mov.f32 %f2, 0fC0000000; mov.f32 %f3, 0f3F800000; cvt.rn.relu.bf16x2.f32 %r1, %f2, %f3", D_R32, 0x00003F80),
+    EQ("mov.f32 %f2, 0f7F800000; mov.f32 %f3, 0f3F800000; cvt.rn.satfinite.f16x2.f32 %r1, %f2, %f3", D_R32, 0x7BFF3C00),
+    /* f16x2 lane-wise: (1, 2) + (2, 3) = (3, 5), upper half first here */
+    EQ("mov.b32 %r2, 0x3C004000; mov.b32 %r3, 0x40004200; add.rn.f16x2 %r1, %r2, %r3", D_R32, 0x42004500),
+    EQ("mov.b32 %r2, 0x3C004000; mov.b32 %r3, 0x40004200; mul.f16x2 %r1, %r2, %r3", D_R32, 0x40004600),   /* 2, 6 */
+    /* bf16x2: (1, 2) * (1, 2) + (1, 2) = (2, 6) */
+    EQ("mov.b32 %r2, 0x3F804000; fma.rn.bf16x2 %r1, %r2, %r2, %r2", D_R32, 0x400040C0),
+    EQ("mov.b32 %r2, 0x3F804000; mov.b32 %r3, 0x40003F80; sub.bf16x2 %r1, %r2, %r3", D_R32, 0xBF803F80),  /* -1, 1 */
+    /* setp on pairs: p from the lower halves (2 < 1: no), q from the upper (1 < 2) */
+    EQ("mov.b32 %r2, 0x3C004000; mov.b32 %r3, 0x40003C00; setp.lt.f16x2 %p1|%p2, %r2, %r3", D_PRED, 0),
+    EQ("mov.b32 %r2, 0x3C004000; mov.b32 %r3, 0x40003C00; setp.lt.f16x2 %p2|%p1, %r2, %r3", D_PRED, 1),
+    EQ("mov.b32 %r2, 0x3F804000; mov.b32 %r3, 0x40003F80; setp.gt.bf16x2 %p1|%p2, %r2, %r3", D_PRED, 1),
+    /* set: all ones per half, or 1.0 */
+    EQ("mov.b32 %r2, 0x3C004000; mov.b32 %r3, 0x40003C00; set.lt.u32.f16x2 %r1, %r2, %r3", D_R32, 0xFFFF0000),
+    EQ("mov.b32 %r2, 0x3C004000; mov.b32 %r3, 0x40003C00; set.gt.f16x2.f16x2 %r1, %r2, %r3", D_R32, 0x00003C00),
+    EQ("set.lt.f32.s32 %r1, 1, 2", D_R32, 0x3F800000),
+    /* packing and unpacking: the first register is the low half */
+    EQ(H(0x3C00, 0x4000) "mov.b32 %r1, {%rs2, %rs3}", D_R32, 0x40003C00),
+    EQ("mov.b32 %r2, 0x12345678; mov.b32 {%rs2, %rs1}, %r2", D_R16, 0x1234),
+    EQ("mov.b32 %r2, 0x12345678; mov.b32 {%rs1, _}, %r2", D_R16, 0x5678),
+    EQ("mov.b32 %r2, 1; mov.b32 %r3, 2; mov.b64 %rd1, {%r2, %r3}; mov.b64 {_, %r1}, %rd1", D_R32, 2),
+    EQ("bfi.b32 %r1, 0xff, 0x12345678, 8, 4", D_R32, 0x12345F78),
+    /* NaN: min with one NaN gives the other, .NaN gives the canonical NaN;
+     * neg and abs of a NaN give the canonical NaN (as the H100) */
+    EQ(H(0x7E00, 0x4000) "min.f16 %rs1, %rs2, %rs3", D_R16, 0x4000),
+    EQ(H(0x7E00, 0x4000) "min.NaN.f16 %rs1, %rs2, %rs3", D_R16, 0x7FFF),
+    EQ(H(0x8000, 0x0000) "max.bf16 %rs1, %rs2, %rs3", D_R16, 0x0000),            /* +0 above -0 */
+    EQ(H(0x7E00, 0x4000) "neg.f16 %rs1, %rs2", D_R16, 0x7FFF),
+    EQ(H(0x0001, 0x3C00) "add.ftz.f16 %rs1, %rs2, %rs3", D_R16, 0x3C00),         /* 2^-24 flushed */
+    EQ(H(0x8001, 0x03FF) "mul.sat.f16 %rs1, %rs2, %rs3", D_R16, 0x0000),         /* -0 saturates to +0 */
+    EQ(H(0x4000, 0x4000) "fma.rn.sat.f16 %rs1, %rs2, %rs3, %rs3", D_R16, 0x3C00),
+    EQ(H(0xBC00, 0x4000) "fma.rn.relu.bf16 %rs1, %rs2, %rs3, %rs2", D_R16, 0x0000),
+    /* bf16 add needs more than a double holds exactly: 2^127 + 2^-133
+     * must still round once (to 2^127) */
+    EQ(H(0x7F00, 0x0001) "add.bf16 %rs1, %rs2, %rs3", D_R16, 0x7F00),
+    /* bf16 fma just off a tie: 7 * 37 = 259 lies between 258 and 260 (even:
+     * 260); plus 2^-133 it rounds up, minus 2^-133 down to 258.  fl(a*b+c)
+     * in double would see the tie (the 2^-133 is lost) and give 260 both times */
+    EQ(H(0x40E0, 0x4214) "mov.b16 %rs4, 0x0001; fma.rn.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0x4382),
+    EQ(H(0x40E0, 0x4214) "mov.b16 %rs4, 0x8001; fma.rn.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0x4381),
+    EQ("cvt.rn.f16.s64 %rs1, 65519", D_R16, 0x7BFF),
+    EQ("cvt.rn.bf16.u64 %rs1, 0x1000010000000001", D_R16, 0x5D80),   /* 2^60 + 2^52 + 1: above the tie, up */
 };
 #undef H
 
@@ -2322,6 +2385,8 @@ static const struct { Opcode op; const char *test; } covered[] = {
     { OP_BFE, "test_popc_clz_brev" },
     { OP_BFIND, "test_popc_clz_brev" },
     { OP_PRMT, "test_popc_clz_brev" },
+    { OP_BFI, "test_half" },
+    { OP_SET, "test_half" },
     { OP_FNS, "test_popc_clz_brev" },
     { OP_RCP, "test_float_rounding" },
     { OP_SQRT, "test_float_rounding" },

@@ -333,6 +333,16 @@ static const Sample samples[] = {
     { OP_BFIND, "bfind.s64 %r1, %rd2;" },
     { OP_BFIND, "bfind.shiftamt.u32 %r1, %r2;" },
     { OP_PRMT, "prmt.b32 %r1, %r2, %r3, 0x3210;" },
+    { OP_BFI, "bfi.b32 %r1, %r2, %r3, 8, 4;" },
+    { OP_SET, "set.lt.u32.f16x2 %r1, %r2, %r3;" },
+    { OP_CVT, "cvt.rn.relu.satfinite.bf16x2.f32 %r1, %f2, %f3;" },
+    { OP_MOV, "mov.b32 %r1, {%rs2, %rs3};" },
+    { OP_MOV, "mov.b32 {%rs1, _}, %r2;" },
+    { OP_SETP, "setp.lt.f16x2 %p1|%p2, %r2, %r3;" },
+    { OP_ATOM, "atom.global.add.noftz.f16x2 %r1, [%rd1], %r2;" },
+    { OP_RED, "red.global.add.noftz.bf16 [%rd1], %rs2;" },
+    { OP_MIN, "min.ftz.NaN.f16x2 %r1, %r2, %r3;" },
+    { OP_FMA, "fma.rn.ftz.relu.f16 %rs1, %rs2, %rs3, %rs4;" },
     { OP_FNS, "fns.b32 %r1, %r2, %r3, -1;" },
     { OP_ADD, "add.rn.f16 %rs1, %rs2, %rs3;" },
     { OP_FMA, "fma.rn.f16 %rs1, %rs2, %rs3, %rs4;" },
@@ -841,7 +851,8 @@ static void test_type_table(void **state)
         { T_U32, "u32", 32, TK_UINT },  { T_U64, "u64", 64, TK_UINT },  { T_S8, "s8", 8, TK_SINT },
         { T_S16, "s16", 16, TK_SINT },  { T_S32, "s32", 32, TK_SINT },  { T_S64, "s64", 64, TK_SINT },
         { T_F32, "f32", 32, TK_FLOAT }, { T_F64, "f64", 64, TK_FLOAT }, { T_PRED, "pred", 1, TK_PRED },
-        { T_F16, "f16", 16, TK_FLOAT },
+        { T_F16, "f16", 16, TK_FLOAT }, { T_F16X2, "f16x2", 32, TK_FLOAT }, { T_BF16, "bf16", 16, TK_FLOAT },
+        { T_BF16X2, "bf16x2", 32, TK_FLOAT },
     };
     assert_int_equal(sizeof want / sizeof want[0], T_COUNT - 1);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -851,7 +862,13 @@ static void test_type_table(void **state)
         assert_int_equal(isa_type_lookup(want[i].name, (int)strlen(want[i].name)), want[i].t);
     }
     assert_int_equal(isa_type_lookup("f16", 3), T_F16);
-    assert_int_equal(isa_type_lookup("bf16", 4), T_NONE);
+    assert_int_equal(isa_type_lookup("bf16", 4), T_BF16);
+    assert_int_equal(isa_type_lookup("f16x2", 5), T_F16X2);
+    assert_int_equal(isa_type_lookup("f16x2", 3), T_F16);   /* length-bounded */
+    assert_int_equal(isa_type_is_half(T_BF16X2), 1);
+    assert_int_equal(isa_type_is_half(T_F32), 0);
+    assert_int_equal(isa_type_lanes(T_F16X2), 2);
+    assert_int_equal(isa_type_lanes(T_F16), 1);
     assert_int_equal(isa_type_lookup("u32x", 3), T_U32);     /* length-bounded */
     assert_int_equal(isa_type_lookup("u3", 2), T_NONE);
     assert_int_equal(isa_type_bits(T_COUNT), 0);

@@ -339,12 +339,29 @@ static void test_func_runs(void **s)
     expect("configs/hopper.ini tests/data/nvcc/use_globals.s", 0, "check gcount     PASS  (1 values");
 }
 
+/* Half precision as nvcc 13 writes it (tests/data/half/half.cu): haxpy
+ * (fma.rn.f16x2), bf16_dot (mul.rn.bf16x2, red.add.noftz.bf16x2), hcount
+ * (atom.add.noftz.f16 by 300 threads: exactly 300), and every half
+ * operation, conversion and comparison of f16ops/bf16ops/cvts bit for bit
+ * with what an H100 computed on the same inputs (out_*.txt). */
+static void test_half_kernels(void **s)
+{
+    (void)s;
+    expect("configs/hopper.ini tests/data/half/haxpy.s", 0, "check y          PASS  (128 values");
+    expect("configs/hopper.ini tests/data/half/bf16.s", 0, "check count      PASS  (1 values");
+    expect("configs/hopper.ini tests/data/half/bf16.s", 0, "check dot        PASS  (2 values");
+    expect("--functional configs/hopper.ini tests/data/half/hw_f16.s", 0, "check out        PASS  (65536 values, max abs error 0)");
+    expect("--functional configs/hopper.ini tests/data/half/hw_bf16.s", 0, "check out        PASS  (57344 values, max abs error 0)");
+    expect("--functional configs/hopper.ini tests/data/half/hw_cvt.s", 0, "check out        PASS  (73728 values, max abs error 0)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_func_linking),
         cmocka_unit_test(test_func_errors),
         cmocka_unit_test(test_func_runs),
+        cmocka_unit_test(test_half_kernels),
         cmocka_unit_test(test_global_variables),
         cmocka_unit_test(test_global_variable_errors),
         cmocka_unit_test(test_global_variables_run),

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "isa/half.h"
 #include "sim/core/exec.h"
 #include "sim/core/printf.h"
 
@@ -165,53 +166,94 @@ static double fminmax(double a, double b, int is_max)
     return is_max ? (a > b ? a : b) : (a < b ? a : b);
 }
 
-/* ---- half precision (.f16): IEEE binary16 bits <-> double, exact one way
- * and rounded to nearest even the other ----------------------------------- */
-static double half_to_double(uint64_t bits)
+/* ---- half precision (.f16 .f16x2 .bf16 .bf16x2) ------------------------------
+ * isa/half.c owns the formats.  A .f16x2/.bf16x2 register holds two
+ * elements, the first in bits 0-15 (PTX: a[0:15]), each computed alone.
+ * add/sub/fma go through TwoSum and mul is exact in double, so every result
+ * is rounded once from the exact value (half.c says why that is exact). */
+static inline HalfFmt half_fmt(DataType t) { return t == T_BF16 || t == T_BF16X2 ? HALF_BF16 : HALF_F16; }
+
+static HalfRound half_rnd(int rnd)
 {
-    unsigned h = (unsigned)bits & 0xffffu, e = (h >> 10) & 31, m = h & 1023;
-    double v = e == 0 ? ldexp((double)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp((double)(m | 1024), (int)e - 25);
-    return h & 0x8000u ? -v : v;
+    switch (rnd) {
+    case RND_RZ: return HALF_RZ;
+    case RND_RM: return HALF_RM;
+    case RND_RP: return HALF_RP;
+    default: return HALF_RN;
+    }
 }
 
-static uint64_t double_to_half(double d)
+/* .ftz: a subnormal half becomes a zero of its sign */
+static inline unsigned half_ftz(unsigned h, HalfFmt f) { return half_is_subnormal(h, f) ? h & 0x8000u : h; }
+
+/* TwoSum (Knuth): s + *e == a + b exactly, in round-to-nearest. */
+static double two_sum(double a, double b, double *e)
 {
-    unsigned s = signbit(d) ? 0x8000u : 0;
-    if (isnan(d)) return s | 0x7e00u;
-    d = fabs(d);
-    if (d == 0) return s;
-    int e;
-    frexp(d, &e);                       /* d = f 2^e, f in [0.5, 1): the leading bit is 2^(e-1) */
-    int lead = e - 1 < -14 ? -14 : e - 1;
-    double q = nearbyint(ldexp(d, 10 - lead));   /* 11 significant bits (fewer when subnormal), ties to even */
-    if (q >= 2048) { q /= 2; lead++; }
-    if (lead > 15) return s | 0x7c00u; /* past 65504: infinity */
-    unsigned m = (unsigned)q;
-    if (m < 1024) return s | m;        /* subnormal (or rounded up to the smallest normal: m = 1024 below) */
-    return s | (unsigned)(lead + 15) << 10 | (m - 1024);
+    double s = a + b, bb = s - a;
+    *e = (a - (s - bb)) + (b - bb);
+    return s;
 }
 
-/* add sub mul fma neg abs min max on halves: exact in double (fma: one
- * rounding to double first), then rounded to the nearest half */
+/* PTX min/max on halves: a NaN operand yields the other (both NaN, or .NaN
+ * and either: the canonical NaN); -0 is below +0.  The result is the chosen
+ * operand's bits. */
+static unsigned half_minmax(unsigned a, unsigned b, HalfFmt f, int is_max, int nan_wins)
+{
+    int na = half_is_nan(a, f), nb = half_is_nan(b, f);
+    if (na || nb) return nan_wins || (na && nb) ? HALF_NAN : na ? b : a;
+    double x = half_decode(a, f), y = half_decode(b, f);
+    if (x == y) return ((a & 0x8000u) != 0) == is_max ? b : a;
+    return (is_max ? x > y : x < y) ? a : b;
+}
+
+/* One element of add sub mul fma neg abs min max ex2 on halves. */
+static unsigned half_elem(const Instr *in, HalfFmt f, unsigned a, unsigned b, unsigned c)
+{
+    int ftz = (in->flags & IF_FTZ) != 0;
+    if (ftz) { a = half_ftz(a, f); b = half_ftz(b, f); c = half_ftz(c, f); }
+    double x = half_decode(a, f), y = half_decode(b, f), e = 0, s;
+    switch ((Opcode)in->op) {
+    case OP_NEG: return half_is_nan(a, f) ? HALF_NAN : a ^ 0x8000u;   /* the H100 gives its NaN, not -NaN */
+    case OP_ABS: return half_is_nan(a, f) ? HALF_NAN : a & 0x7fffu;
+    case OP_MIN: case OP_MAX: return half_minmax(a, b, f, in->op == OP_MAX, (in->flags & IF_NAN) != 0);
+    case OP_ADD: s = two_sum(x, y, &e); break;
+    case OP_SUB: s = two_sum(x, -y, &e); break;
+    case OP_MUL: s = x * y; break;                              /* exact: at most 22 significant bits */
+    case OP_FMA: s = two_sum(x * y, half_decode(c, f), &e); break;
+    case OP_EX2: s = exp2(x); break;                            /* .approx: gpusim rounds exp2 */
+    default: s = 0; break;
+    }
+    unsigned r = half_round_pair(s, e, f, HALF_RN);
+    if (in->flags & IF_SAT)   /* [0, 1]; NaN and -0 to +0 (as the H100) */
+        r = half_is_nan(r, f) || (r & 0x8000u) ? 0 : half_decode(r, f) > 1 ? half_encode(1.0, f, HALF_RN) : r;
+    if (in->flags & IF_RELU) r = half_is_nan(r, f) ? HALF_NAN : (r & 0x8000u) ? 0 : r;
+    return ftz ? half_ftz(r, f) : r;
+}
+
 static uint64_t half_op(const X *x, int lane)
 {
     const Instr *in = x->in;
-    double a = half_to_double(val(x, &in->opd[1], lane));
-    double b = in->nops > 2 ? half_to_double(val(x, &in->opd[2], lane)) : 0;
-    double c = in->nops > 3 ? half_to_double(val(x, &in->opd[3], lane)) : 0;
-    double r;
-    switch ((Opcode)in->op) {
-    case OP_ADD: r = a + b; break;
-    case OP_SUB: r = a - b; break;
-    case OP_MUL: r = a * b; break;
-    case OP_FMA: r = fma(a, b, c); break;
-    case OP_MIN: r = fminmax(a, b, 0); break;
-    case OP_MAX: r = fminmax(a, b, 1); break;
-    case OP_ABS: r = fabs(a); break;
-    default: r = -a; break;   /* OP_NEG */
-    }
-    if (in->flags & IF_SAT) r = fsat(r);
-    return double_to_half(r);
+    HalfFmt f = half_fmt((DataType)in->type);
+    uint64_t ra = val(x, &in->opd[1], lane);
+    uint64_t rb = in->nops > 2 ? val(x, &in->opd[2], lane) : 0;
+    uint64_t rc = in->nops > 3 ? val(x, &in->opd[3], lane) : 0;
+    uint64_t r = 0;
+    for (int h = 0, sh = 0; h < isa_type_lanes((DataType)in->type); h++, sh += 16)
+        r |= (uint64_t)half_elem(in, f, (unsigned)(ra >> sh) & 0xffffu, (unsigned)(rb >> sh) & 0xffffu,
+                                 (unsigned)(rc >> sh) & 0xffffu) << sh;
+    return r;
+}
+
+/* cvt into a half: .sat clamps to [0, 1], .relu negatives to +0 (NaN stays
+ * a NaN: the canonical one), .satfinite what would round to infinity to
+ * the largest finite value of its sign. */
+static unsigned cvt_to_half(const Instr *in, double v, HalfFmt f)
+{
+    if (in->flags & IF_SAT) v = isnan(v) || v <= 0 ? 0.0 : v > 1 ? 1.0 : v;
+    if ((in->flags & IF_RELU) && v < 0) v = 0;
+    unsigned r = half_encode(v, f, half_rnd(in->rnd));
+    if ((in->flags & IF_SATFIN) && (r & 0x7fffu) == half_inf(f)) r = (r & 0x8000u) | half_max_finite(f);
+    return r;
 }
 
 static uint64_t float_op(const X *x, int lane, int is64)
@@ -360,6 +402,13 @@ static uint64_t int_op_raw(const X *x, int lane)
         }
         return r;
     }
+    case OP_BFI: {
+        /* PTX: d = b, then d[pos + i] = a[i] for i < len and pos + i <= msb */
+        int pos = (int)(rc & 0xff), len = (int)(val(x, &in->opd[4], lane) & 0xff);
+        uint64_t r = ub;
+        for (int i = 0; i < len && pos + i < bits; i++) r = (r & ~(1ull << (pos + i))) | (((ua >> i) & 1) << (pos + i));
+        return r;
+    }
     case OP_BFIND: {
         /* .s: the most significant bit unlike the sign bit (the bits of ~a
          * for negative a) */
@@ -436,6 +485,28 @@ static double round_int(double v, int rnd)
     }
 }
 
+/* NaN through cvt between floats, as the H100 does it: .bf16 to .f32 keeps
+ * the payload (the bits move up), .f16 to .f32 gives 0x7FFFFFFF, .f64 to a
+ * half keeps the payload's top bits, quieted; other NaNs go the general way
+ * (half_encode's canonical 0x7FFF).  1 if *r is the result. */
+static int cvt_nan(const Instr *in, uint64_t raw, uint64_t *r)
+{
+    DataType dt = (DataType)in->type, st = (DataType)in->stype;
+    if (isa_type_is_half(st) && half_is_nan((unsigned)raw & 0xffffu, half_fmt(st)) && !isa_type_is_half(dt)) {
+        uint64_t h = raw & 0xffffu;
+        if (dt == T_F32) *r = st == T_BF16 ? h << 16 : 0x7fffffffu;
+        else *r = st == T_BF16 ? (h & 0x8000u) << 48 | (h & 0x7fffu) << 48 : 0x7fffffffffffffffull;   /* not seen on hardware */
+        return 1;
+    }
+    if (st == T_F64 && isa_type_is_half(dt) && isnan(f64(raw))) {
+        int man = dt == T_BF16 ? 7 : 10;
+        uint64_t quiet = 1ull << (man - 1), top = (raw >> (52 - man)) & ((1ull << man) - 1);
+        *r = (raw >> 48 & 0x8000u) | half_inf(half_fmt(dt)) | quiet | top;
+        return 1;
+    }
+    return 0;
+}
+
 static uint64_t cvt_op(const X *x, int lane)
 {
     const Instr *in = x->in;
@@ -443,13 +514,20 @@ static uint64_t cvt_op(const X *x, int lane)
     TypeKind dk = isa_type_kind(dt), sk = isa_type_kind(st);
     int db = isa_type_bits(dt), sb = isa_type_bits(st);
     uint64_t raw = val(x, &in->opd[1], lane);
+    if (isa_type_lanes(dt) == 2) {   /* cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower */
+        float fa = f32(raw), fb = f32(val(x, &in->opd[2], lane));
+        if (in->flags & IF_FTZ) { fa = ftz32(fa); fb = ftz32(fb); }
+        return (uint64_t)cvt_to_half(in, fa, half_fmt(dt)) << 16 | cvt_to_half(in, fb, half_fmt(dt));
+    }
+    if (sk == TK_FLOAT && (dk == TK_FLOAT) && cvt_nan(in, raw, &raw)) return raw;
     if (sk == TK_FLOAT) {
-        double v = sb == 64 ? f64(raw) : sb == 16 ? half_to_double(raw) : (double)((in->flags & IF_FTZ) ? ftz32(f32(raw)) : f32(raw));
+        double v = sb == 64 ? f64(raw) : isa_type_is_half(st) ? half_decode((unsigned)raw & 0xffffu, half_fmt(st))
+                 : (double)((in->flags & IF_FTZ) ? ftz32(f32(raw)) : f32(raw));
         if (dk == TK_FLOAT) {
             if (in->rnd >= RND_RNI) v = round_int(v, in->rnd);
+            if (isa_type_is_half(dt)) return cvt_to_half(in, v, half_fmt(dt));   /* f32, f64, halves: exact in double */
             if (in->flags & IF_SAT) v = fsat(v);
             if (db == 64) return bf64(v);
-            if (db == 16) return double_to_half(v);   /* .rn: f32 and f64 are exact in double */
             volatile float r;
             volatile double vv = v;
             if (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP) {
@@ -469,7 +547,8 @@ static uint64_t cvt_op(const X *x, int lane)
     /* integer source */
     int64_t sv = sk == TK_SINT ? sx(raw, sb) : (int64_t)zx(raw, sb);
     uint64_t uv = zx(raw, sb);
-    if (dk == TK_FLOAT && db == 16) return double_to_half(sk == TK_SINT ? (double)sv : (double)uv);   /* exact below 2^53 */
+    if (isa_type_is_half(dt))   /* rounded to odd at 53 bits first: one rounding in effect */
+        return cvt_to_half(in, sk == TK_SINT ? half_from_s64(sv) : half_from_u64(uv), half_fmt(dt));
     if (dk == TK_FLOAT) {
         int old = fegetround();
         if (in->rnd) fesetround(fe_mode(in->rnd));
@@ -500,34 +579,48 @@ static uint64_t cvt_op(const X *x, int lane)
 }
 
 /* ---- setp ------------------------------------------------------------------------- */
-static int compare(const X *x, int lane)
+/* a CMP b on floats: ordered comparisons are false on NaN, unordered true. */
+static int fcompare(Cmp cmp, double a, double b)
 {
-    const Instr *in = x->in;
-    DataType t = (DataType)in->type;
+    int un = isnan(a) || isnan(b);
+    switch (cmp) {
+    case CMP_EQ: return !un && a == b;
+    case CMP_NE: return !un && a != b;
+    case CMP_LT: return !un && a < b;
+    case CMP_LE: return !un && a <= b;
+    case CMP_GT: return !un && a > b;
+    case CMP_GE: return !un && a >= b;
+    case CMP_EQU: return un || a == b;
+    case CMP_NEU: return un || a != b;
+    case CMP_LTU: return un || a < b;
+    case CMP_LEU: return un || a <= b;
+    case CMP_GTU: return un || a > b;
+    case CMP_GEU: return un || a >= b;
+    case CMP_NUM: return !un;
+    case CMP_NAN: return un;
+    default: return 0;
+    }
+}
+
+/* One element pair of setp/set on halves of type t (.ftz: subnormals
+ * compare as zero). */
+static int half_compare(const Instr *in, DataType t, unsigned a, unsigned b)
+{
+    HalfFmt f = half_fmt(t);
+    if (in->flags & IF_FTZ) { a = half_ftz(a, f); b = half_ftz(b, f); }
+    return fcompare((Cmp)in->cmp, half_decode(a, f), half_decode(b, f));
+}
+
+/* a CMP b at type t (setp: its type; set: its source type). */
+static int compare_at(const Instr *in, DataType t, uint64_t ra, uint64_t rb)
+{
     int bits = isa_type_bits(t);
-    uint64_t ra = val(x, &in->opd[1], lane), rb = val(x, &in->opd[2], lane);
+    if (isa_type_is_half(t)) return half_compare(in, t, (unsigned)ra & 0xffffu, (unsigned)rb & 0xffffu);
     if (isa_type_kind(t) == TK_FLOAT) {
-        double a = bits == 64 ? f64(ra) : bits == 16 ? half_to_double(ra) : f32(ra);
-        double b = bits == 64 ? f64(rb) : bits == 16 ? half_to_double(rb) : f32(rb);
+        double a = bits == 64 ? f64(ra) : f32(ra);
+        double b = bits == 64 ? f64(rb) : f32(rb);
         if (in->flags & IF_FTZ && bits == 32) { a = ftz32((float)a); b = ftz32((float)b); }
-        int un = isnan(a) || isnan(b);
-        switch ((Cmp)in->cmp) {
-        case CMP_EQ: return !un && a == b;
-        case CMP_NE: return !un && a != b;
-        case CMP_LT: return !un && a < b;
-        case CMP_LE: return !un && a <= b;
-        case CMP_GT: return !un && a > b;
-        case CMP_GE: return !un && a >= b;
-        case CMP_EQU: return un || a == b;
-        case CMP_NEU: return un || a != b;
-        case CMP_LTU: return un || a < b;
-        case CMP_LEU: return un || a <= b;
-        case CMP_GTU: return un || a > b;
-        case CMP_GEU: return un || a >= b;
-        case CMP_NUM: return !un;
-        case CMP_NAN: return un;
-        default: return 0;
-        }
+        return fcompare((Cmp)in->cmp, a, b);
     }
     int sgn = isa_type_kind(t) == TK_SINT;
     int64_t a = sx(ra, bits), b = sx(rb, bits);
@@ -545,6 +638,11 @@ static int compare(const X *x, int lane)
     case CMP_HS: return ua >= ub;
     default: return 0;
     }
+}
+
+static int compare(const X *x, int lane)
+{
+    return compare_at(x->in, (DataType)x->in->type, val(x, &x->in->opd[1], lane), val(x, &x->in->opd[2], lane));
 }
 
 static int combine(int t, int c, int op)
@@ -780,6 +878,15 @@ static uint64_t atom_apply(const Instr *in, uint64_t old, uint64_t b, uint64_t c
     DataType t = (DataType)in->type;
     int bits = isa_type_bits(t);
     TypeKind k = isa_type_kind(t);
+    if (isa_type_is_half(t)) {   /* .add.noftz: each element rounded once, .rn, subnormals kept */
+        uint64_t r = 0;
+        for (int h = 0, sh = 0; h < isa_type_lanes(t); h++, sh += 16) {
+            double e, sum = two_sum(half_decode((unsigned)(old >> sh) & 0xffffu, half_fmt(t)),
+                                    half_decode((unsigned)(b >> sh) & 0xffffu, half_fmt(t)), &e);
+            r |= (uint64_t)half_round_pair(sum, e, half_fmt(t), HALF_RN) << sh;
+        }
+        return r;
+    }
     if (k == TK_FLOAT) {
         double o = bits == 64 ? f64(old) : f32(old), v = bits == 64 ? f64(b) : f32(b), r;
         switch (in->sub) {
@@ -1072,7 +1179,9 @@ static int fast_setp(const X *x, LaneMask m)
     const Instr *in = x->in;
     int ws = x->ws, bits = x->bits;
     TypeKind k = x->kind;
-    if (in->flags || in->cmp == CMP_NONE || in->cmp > CMP_HS || (bits != 32 && bits != 64)) return 0;
+    if (in->flags || in->cmp == CMP_NONE || in->cmp > CMP_HS || (bits != 32 && bits != 64) ||
+        isa_type_is_half((DataType)in->type))
+        return 0;
     uint64_t ta[WARP_MAX], tb[WARP_MAX];
     const uint64_t *a = row(x, &in->opd[1], ta);
     int bimm = in->opd[2].kind == OPD_IMM && k != TK_FLOAT;
@@ -1144,10 +1253,10 @@ static void fma_row32(uint64_t *d, const uint64_t *a, uint64_t bv, const uint64_
 static int has_row_op(const Instr *in, TypeKind k, int bits)
 {
     if (in->opd[0].kind != OPD_REG || (bits != 32 && bits != 64) || (in->flags & ~(unsigned)IF_APPROX) ||
-        (in->rnd && in->rnd != RND_RN))
+        (in->rnd && in->rnd != RND_RN) || isa_type_is_half((DataType)in->type))
         return 0;
     switch ((Opcode)in->op) {
-    case OP_MOV: return k != TK_PRED;
+    case OP_MOV: return k != TK_PRED && in->opd[1].kind != OPD_VEC;
     case OP_ADD: case OP_SUB: case OP_FMA: case OP_AND: case OP_OR: case OP_XOR: case OP_NOT:
     case OP_SHL: case OP_SHR: case OP_SELP:
         return 1;
@@ -1240,6 +1349,79 @@ static int exec_fast(const X *x, LaneMask m)
     }
 }
 
+/* mov, with PTX's packing forms: mov.b32 d, {a, b} puts a in the low bits;
+ * mov.b32 {a, b}, d splits d the same way ('_' drops an element). */
+static void exec_mov(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    const Operand *d = &in->opd[0], *a = &in->opd[1];
+    int ws = x->ws;
+    if (d->kind != OPD_VEC && a->kind != OPD_VEC) { FOR_LANES(m, l) wreg(x, d, l, val(x, a, l)); return; }
+    const Operand *v = d->kind == OPD_VEC ? d : a;
+    int eb = x->bits / v->n;
+    FOR_LANES(m, l) {
+        if (a->kind == OPD_VEC) {
+            uint64_t r = 0;
+            for (int i = 0; i < v->n; i++) r |= zx(x->w->r[(size_t)v->r[i] * (size_t)ws + (size_t)l], eb) << (eb * i);
+            wreg(x, d, l, r);
+            continue;
+        }
+        uint64_t src = val(x, a, l);
+        for (int i = 0; i < v->n; i++) {
+            Operand one = { .kind = OPD_REG, .r = { v->r[i] } };
+            if (v->r[i] != REG_NONE) wreg(x, &one, l, zx(src >> (eb * i), eb));
+        }
+    }
+}
+
+/* setp on .f16x2/.bf16x2: p from the lower halves, q from the upper, each
+ * combined with c by the .and/.or/.xor (PTX ISA, half-precision setp). */
+static void exec_setp_x2(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    FOR_LANES(m, l) {
+        uint64_t a = val(x, &in->opd[1], l), b = val(x, &in->opd[2], l);
+        int c = in->boolop ? (int)val(x, &in->opd[3], l) : 0;
+        int lo = half_compare(in, (DataType)in->type, (unsigned)a & 0xffffu, (unsigned)b & 0xffffu);
+        int hi = half_compare(in, (DataType)in->type, (unsigned)(a >> 16) & 0xffffu, (unsigned)(b >> 16) & 0xffffu);
+        wreg(x, &in->opd[0], l, (uint64_t)combine(lo, c, in->boolop));
+        if (in->opd[5].kind == OPD_PRED) wreg(x, &in->opd[5], l, (uint64_t)combine(hi, c, in->boolop));
+    }
+}
+
+/* set (PTX ISA): the comparison at the source type, combined with c, as a
+ * value of the destination type: all ones or 0 for .u32/.s32, 1.0 or 0.0
+ * for floats; a .f16x2/.bf16x2 source compares each half into its half of
+ * d (0xffff or 0 for .u32/.s32). */
+static uint64_t set_true(DataType dt, int half_lane)
+{
+    switch (dt) {
+    case T_F32: return 0x3f800000u;
+    case T_F64: return 0x3ff0000000000000ull;
+    case T_F16: case T_F16X2: return 0x3c00u;
+    case T_BF16: case T_BF16X2: return 0x3f80u;
+    default: return half_lane ? 0xffffu : ~0ull;
+    }
+}
+
+static void exec_set(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    DataType dt = (DataType)in->type, st = (DataType)in->stype;
+    int ws = x->ws;
+    FOR_LANES(m, l) {
+        uint64_t a = val(x, &in->opd[1], l), b = val(x, &in->opd[2], l), r = 0;
+        int c = in->boolop ? (int)val(x, &in->opd[3], l) : 0;
+        if (isa_type_lanes(st) == 2) {
+            for (int h = 0, sh = 0; h < 2; h++, sh += 16)
+                if (combine(half_compare(in, st, (unsigned)(a >> sh) & 0xffffu, (unsigned)(b >> sh) & 0xffffu), c, in->boolop))
+                    r |= set_true(dt, 1) << sh;
+        } else if (combine(compare_at(in, st, a, b), c, in->boolop)) r = set_true(dt, 0);
+        wreg(x, &in->opd[0], l, r);
+    }
+}
+
 /* ---- dispatch ---------------------------------------------------------------------- */
 int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
 {
@@ -1258,10 +1440,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     }
     int rc = 0;
     switch ((Opcode)in->op) {
-    case OP_MOV:
-        if (in->type == T_PRED) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[1], l)); }
-        else FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[1], l));
-        break;
+    case OP_MOV: exec_mov(&x, m); break;
     case OP_LD: case OP_ST: rc = exec_ldst(&x, m, out); break;
     case OP_ATOM: case OP_RED: rc = exec_atom(&x, m, out); break;
     case OP_CVTA: {
@@ -1275,6 +1454,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     }
     case OP_CVT: FOR_LANES(m, l) wreg(&x, &in->opd[0], l, cvt_op(&x, l)); break;
     case OP_SETP:
+        if (isa_type_lanes((DataType)in->type) == 2) { exec_setp_x2(&x, m); break; }
         FOR_LANES(m, l) {
             int t = compare(&x, l);
             int c = in->boolop ? (int)val(&x, &in->opd[3], l) : 0;
@@ -1282,6 +1462,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
             if (in->opd[5].kind == OPD_PRED) wreg(&x, &in->opd[5], l, (uint64_t)combine(!t, c, in->boolop));
         }
         break;
+    case OP_SET: exec_set(&x, m); break;
     case OP_SELP:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, val(&x, &in->opd[3], l) ? val(&x, &in->opd[1], l) : val(&x, &in->opd[2], l));
         break;
@@ -1298,19 +1479,23 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
         break;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV: case OP_MIN: case OP_MAX:
     case OP_ABS: case OP_NEG: case OP_COPYSIGN:
-        if (tk == TK_FLOAT && x.bits == 16) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); }
+        if (isa_type_is_half((DataType)in->type)) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); }
         else if (tk == TK_FLOAT) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64)); }
         else FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
     case OP_FMA:
-        if (x.bits == 16) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); break; }
+        if (isa_type_is_half((DataType)in->type)) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); break; }
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
         break;
-    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2:
+    case OP_EX2:
+        if (isa_type_is_half((DataType)in->type)) { FOR_LANES(m, l) wreg(&x, &in->opd[0], l, half_op(&x, l)); break; }
+        FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
+        break;
+    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, float_op(&x, l, is64));
         break;
     case OP_REM: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV:
-    case OP_BFE: case OP_BFIND: case OP_PRMT: case OP_FNS:
+    case OP_BFE: case OP_BFI: case OP_BFIND: case OP_PRMT: case OP_FNS:
         FOR_LANES(m, l) wreg(&x, &in->opd[0], l, int_op(&x, l));
         break;
     case OP_VOTE: if ((rc = check_members(&x, m, 2)) == 0) exec_vote(&x, m); break;

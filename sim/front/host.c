@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/half.h"
 #include "isa/suggest.h"
 
 /* ---- element access ---------------------------------------------------------- */
@@ -17,6 +18,7 @@ static double get(const uint8_t *base, DataType t, uint64_t i)
     memcpy(&v, base + i * (uint64_t)bytes, (size_t)bytes);
     switch (isa_type_kind(t)) {
     case TK_FLOAT:
+        if (bytes == 2) return half_decode((unsigned)v, t == T_BF16 ? HALF_BF16 : HALF_F16);
         if (bytes == 4) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
         { double d; memcpy(&d, &v, 8); return d; }
     case TK_SINT: return (double)((int64_t)(v << (64 - bytes * 8)) >> (64 - bytes * 8));
@@ -29,7 +31,8 @@ static void set(uint8_t *base, DataType t, uint64_t i, double x)
     int bytes = isa_type_bits(t) / 8;
     uint64_t v;
     if (isa_type_kind(t) == TK_FLOAT) {
-        if (bytes == 4) { float f = (float)x; uint32_t u; memcpy(&u, &f, 4); v = u; }
+        if (bytes == 2) v = half_encode(x, t == T_BF16 ? HALF_BF16 : HALF_F16, HALF_RN);   /* one rounding from the double */
+        else if (bytes == 4) { float f = (float)x; uint32_t u; memcpy(&u, &f, 4); v = u; }
         else memcpy(&v, &x, 8);
     } else if (isa_type_kind(t) == TK_SINT) v = (uint64_t)(int64_t)x;
     else v = x <= 0 ? 0 : (uint64_t)x;
@@ -497,7 +500,7 @@ void host_dump(const Program *p, const Memory *m, int bi, FILE *out)
     DataType t = (DataType)b->type;
     for (uint64_t i = 0; i < b->count; i++) {
         double v = get(d, t, i);
-        if (t == T_F32) fprintf(out, "%.9g\n", v);
+        if (t == T_F32 || t == T_F16 || t == T_BF16) fprintf(out, "%.9g\n", v);   /* exact enough to read back */
         else if (t == T_F64) fprintf(out, "%.17g\n", v);
         else if (isa_type_kind(t) == TK_SINT) fprintf(out, "%" PRId64 "\n", (int64_t)v);
         else {
