@@ -375,6 +375,10 @@ static int run_with(const Program *p, int functional, int schedule, Run *r)
 {
     Config c = fermi;
     c.core.schedule = schedule;
+    /* memory is what is compared: room for the source order's by-use register
+     * counts of nvcc's modules (up to 106), past Fermi's 63 */
+    c.sm.max_regs_per_thread = 255;
+    c.sm.registers = 65536;
     DiagList dl = { 0 };
     /* a watchdog short enough for tests/data/fault_watchdog.s's endless loop */
     RunOptions o = { .functional = functional, .max_cycles = 2000000 };
@@ -465,6 +469,9 @@ static void test_every_kernel_same_memory(void **state)
     int n = list_dir("kernels", files, 256, 0);
     n = list_dir("tests/data", files, 256, n);
     n = list_dir("tests/validation", files, 256, n);
+    n = list_dir("tests/validation/corpus", files, 256, n);    /* nvcc's PTX, if-conversion included */
+    n = list_dir("tests/validation/nvcc", files, 256, n);
+    n = list_dir("tests/data/half", files, 256, n);
     qsort(files, (size_t)n, sizeof files[0], cmp_str);
     assert_true(n > 30);
     int bad = 0, tried = 0;
@@ -557,7 +564,7 @@ static char *random_kernel(uint64_t seed)
     for (int i = 0; i < NF; i++) emit(&k, "    cvt.rn.f32.u32 %%f%d, %%r%d;\n", i + 1, 2 + (int)rnd(&g, NR - 2));
     int n = 30 + (int)rnd(&g, 40);
     for (int i = 0; i < n; i++) {
-        int what = (int)rnd(&g, 12);
+        int what = (int)rnd(&g, 13);
         int d = 2 + (int)rnd(&g, NR - 2), a = 2 + (int)rnd(&g, NR - 2), b = 2 + (int)rnd(&g, NR - 2);
         int off = 4 * (int)rnd(&g, SLOT / 4);
         const char *guard = rnd(&g, 6) == 0 ? "@%p1 " : "";
@@ -582,7 +589,21 @@ static char *random_kernel(uint64_t seed)
         case 10:   /* shared: write mine, barrier, read my neighbour's, barrier */
             emit(&k, "    st.shared.u32 [%%r23], %%r%d;\n    bar.sync 0;\n    ld.shared.u32 %%r%d, [%%r24];\n    bar.sync 0;\n", a, d);
             break;
-        default: emit(&k, "    %sselp.u32 %%r%d, %%r%d, %%r%d, %%p1;\n", guard, d, a, b); break;
+        case 11: emit(&k, "    %sselp.u32 %%r%d, %%r%d, %%r%d, %%p1;\n", guard, d, a, b); break;
+        default: {   /* if (...) { 1-4 statements }: what ptxas if-converts (isa/ifconv.c) */
+            int len = 1 + (int)rnd(&g, 4);
+            emit(&k, "    @%s%%p1 bra SKIP%d;\n", rnd(&g, 2) ? "!" : "", i);
+            for (int j = 0; j < len; j++) {
+                int q = (int)rnd(&g, 5), dd = 2 + (int)rnd(&g, NR - 2), aa = 2 + (int)rnd(&g, NR - 2);
+                if (q == 0) emit(&k, "    add.u32 %%r%d, %%r%d, %%r%d;\n", dd, aa, d);
+                else if (q == 1) emit(&k, "    st.global.u32 [%%rd6+%d], %%r%d;\n", 4 * (int)rnd(&g, SLOT / 4), aa);
+                else if (q == 2) emit(&k, "    ld.global.u32 %%r%d, [%%rd6+%d];\n", dd, 4 * (int)rnd(&g, SLOT / 4));
+                else if (q == 3) emit(&k, "    setp.gt.u32 %%p%d, %%r%d, %%r%d;\n", rnd(&g, 2) ? 1 : 2, aa, dd);   /* %p1: stays a branch */
+                else emit(&k, "    fma.rn.f32 %%f%d, %%f%d, %%f%d, %%f%d;\n", 1 + (int)rnd(&g, NF), 1 + (int)rnd(&g, NF), 1 + (int)rnd(&g, NF), 1 + (int)rnd(&g, NF));
+            }
+            emit(&k, "SKIP%d:\n", i);
+            break;
+        }
         }
         if (i == 0) emit(&k, "    setp.ne.u32 %%p1, %%r2, %%r3;\n");
     }
@@ -593,17 +614,70 @@ static char *random_kernel(uint64_t seed)
     return k.buf;
 }
 
+static int if_converted;    /* branches the random kernels' machine entries guarded away */
+
 static void try_random(uint64_t seed, int *bad)
 {
     char *text = random_kernel(seed);
     Program *p = assemble_text(text);
     assert_non_null(p);
     check_permutation(&p->entries[0]);
+    const Entry *m = p->entries[0].machine;
+    for (int pc = 0; m && pc < m->ncode; pc++) if_converted += m->code[pc].op == OP_BRA && !m->code[pc].minst;
     char what[64];
     snprintf(what, sizeof what, "random kernel, seed %llu", (unsigned long long)seed);
     if (differential(p, what, 1)) { print_error("%s\n", text); *bad = 1; }
     program_free(p);
     free(text);
+}
+
+/* ---- if-conversion (isa/ifconv.c) ---------------------------------------------------- */
+/* The machine entry of a one-entry kernel whose body is `body` (after a setp
+ * of %p1), and how many branches it guarded away. */
+static int converted_in(const char *body, int *guarded)
+{
+    char text[4096];
+    snprintf(text, sizeof text, ".buffer b .u32[64] zero\n.launch k grid=(1) block=(32) args=(b)\n"
+             ".entry k (.param .u64 b)\n{\n    .shared .u32 sh[32];\n    ld.param.u64 %%rd1, [b];\n"
+             "    mov.u32 %%r1, %%tid.x;\n    setp.lt.u32 %%p1, %%r1, 7;\n%s    ret;\n}\n", body);
+    Program *p = assemble_text(text);
+    assert_non_null(p);
+    const Entry *m = p->entries[0].machine;
+    assert_non_null(m);
+    int n = 0;
+    *guarded = 0;
+    for (int pc = 0; pc < m->ncode; pc++) {
+        n += m->code[pc].op == OP_BRA && !m->code[pc].minst;
+        *guarded += m->code[pc].guard != REG_NONE && m->code[pc].op != OP_BRA;
+    }
+    program_free(p);
+    return n;
+}
+
+static void test_if_conversion_rules(void **state)
+{
+    (void)state;
+    int g;
+    /* converted: the three statements take the negated guard */
+    assert_int_equal(converted_in("    @%p1 bra L;\n    add.u32 %r2, %r1, 1;\n    mul.lo.u32 %r3, %r2, 3;\n"
+                                  "    st.global.u32 [%rd1], %r3;\nL:\n    st.global.u32 [%rd1+4], %r1;\n", &g), 1);
+    assert_int_equal(g, 3);
+    /* ten machine instructions: converted; eleven: not (scan_blelloch's two sweeps) */
+    char ten[1024] = "    @%p1 bra L;\n", eleven[1024];
+    for (int i = 0; i < 10; i++) strcat(ten, "    add.u32 %r2, %r2, 1;\n");
+    snprintf(eleven, sizeof eleven, "%s    add.u32 %%r2, %%r2, 1;\nL:\n    st.global.u32 [%%rd1], %%r2;\n", ten);
+    strcat(ten, "L:\n    st.global.u32 [%rd1], %r2;\n");
+    assert_int_equal(converted_in(ten, &g), 1);
+    assert_int_equal(converted_in(eleven, &g), 0);
+    /* an atomic inside: the branch stays (the H100's dot_atomic) */
+    assert_int_equal(converted_in("    @%p1 bra L;\n    atom.global.add.u32 %r2, [%rd1], 1;\nL:\n    st.global.u32 [%rd1+4], %r1;\n", &g), 0);
+    /* a branch to the ret: an early exit, not guards (the H100's reduce_seq) */
+    assert_int_equal(converted_in("    @%p1 bra L;\n    st.global.u32 [%rd1], %r1;\nL:\n", &g), 0);
+    /* the body writes the guard, or is entered from elsewhere, or holds a barrier */
+    assert_int_equal(converted_in("    @%p1 bra L;\n    setp.eq.u32 %p1, %r1, 3;\nL:\n    st.global.u32 [%rd1], %r1;\n", &g), 0);
+    assert_int_equal(converted_in("    @%p1 bra L;\nM:\n    add.u32 %r1, %r1, 1;\nL:\n    setp.lt.u32 %p2, %r1, 3;\n"
+                                  "    @%p2 bra M;\n    st.global.u32 [%rd1], %r1;\n", &g), 0);
+    assert_int_equal(converted_in("    @%p1 bra L;\n    bar.sync 0;\nL:\n    st.global.u32 [%rd1], %r1;\n", &g), 0);
 }
 
 static void test_random_kernels(void **state)
@@ -614,6 +688,7 @@ static void test_random_kernels(void **state)
     int bad = 0;
     for (long s = 1; s <= n && !bad; s++) try_random((uint64_t)s, &bad);
     assert_false(bad);
+    if (n >= 40) assert_true(if_converted > 20);   /* the differential saw if-conversion at work */
 }
 
 int main(void)
@@ -633,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_reference_registers),
         cmocka_unit_test(test_reference_instructions),
         cmocka_unit_test(test_every_kernel_same_memory),
+        cmocka_unit_test(test_if_conversion_rules),
         cmocka_unit_test(test_random_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
