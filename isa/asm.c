@@ -651,7 +651,7 @@ Program *asm_assemble(const char *filename, const char *text, size_t len, const 
      * are linked into the entries that call them, dynamic shared memory is
      * placed, and the machine copy the pass makes takes all of it */
     for (int k = 0; k < p->nentries && diag_count(dl) == errors_before; k++)
-        if (backend_run(&p->entries[k])) abort();
+        if (backend_run(&p->entries[k], p->vars, p->nvars)) abort();
     resolve_launches(&A);
     asm_resolve_checks(&A);
     /* every .define with its final value (after -D), for reports */

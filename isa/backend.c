@@ -242,7 +242,7 @@ void backend_account(Entry *e)
 }
 
 /* ---- the pass ------------------------------------------------------------------ */
-int backend_run(Entry *e)
+int backend_run(Entry *e, const Var *vars, int nvars)
 {
     free(e->morder);
     if (e->machine) free(e->machine->code);
@@ -271,7 +271,7 @@ int backend_run(Entry *e)
     }
     backend_regalloc_free(&ra);
     /* after the allocation: its liveness reads the branches as written */
-    if (backend_if_convert(m) < 0) { free(order); free(m); free(code); return -1; }
+    if (backend_if_convert(m) < 0 || backend_vectorize(m, vars, nvars) < 0) { free(order); free(m); free(code); return -1; }
     e->regs_spilled = m->regs_spilled;
     e->machine = m;
     e->morder = order;

@@ -100,10 +100,18 @@ enum { BACKEND_IFCONV_MAX = 10 };
  * many, or -1 out of memory. */
 int backend_if_convert(Entry *m);
 
+/* ---- vector shared loads (vectorize.c) ----------------------------------- */
+/* ptxas merges a thread's neighbouring 4-byte shared loads whose address it
+ * proves 16- (8-) byte aligned into LDS.128 (LDS.64).  Merge them in m (a
+ * machine entry; vars: the program's, for the shared layout).  Returns how
+ * many groups, or -1 out of memory. */
+int backend_vectorize(Entry *m, const Var *vars, int nvars);
+
 /* ---- the pass ------------------------------------------------------------ */
-/* Account, schedule and allocate: builds e->machine and e->morder.
+/* Account, schedule, allocate, if-convert and vectorise: builds e->machine
+ * and e->morder (vars: the program's variables, for the shared layout).
  * 0 ok, -1 out of memory. */
-int backend_run(Entry *e);
+int backend_run(Entry *e, const Var *vars, int nvars);
 /* --disasm: the machine order of entry ei, its registers and live ranges,
  * as comments (backend_view.c). */
 void backend_disasm(const Program *p, int ei, FILE *out);

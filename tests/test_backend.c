@@ -554,17 +554,19 @@ static char *random_kernel(uint64_t seed)
     emit(&k, ".buffer io .u32[T*%d] iota(0, 1)\n.buffer out .u32[T*%d] zero\n", SLOT / 4, NR + NF);
     emit(&k, ".launch k grid=(2) block=(T/2) args=(in, io, out)\n");
     emit(&k, ".entry k (.param .u64 in, .param .u64 io, .param .u64 out)\n{\n");
-    emit(&k, "    .shared .align 4 .u32 sh[T];\n");
+    emit(&k, "    .shared .align 4 .u32 sh[2*T];\n");
     emit(&k, "    ld.param.u64 %%rd1, [in];\n    ld.param.u64 %%rd2, [io];\n    ld.param.u64 %%rd3, [out];\n");
     emit(&k, "    mov.u32 %%r0, %%tid.x;\n    mov.u32 %%r1, %%ctaid.x;\n    mad.lo.u32 %%r0, %%r1, T/2, %%r0;\n");
     emit(&k, "    mul.wide.u32 %%rd4, %%r0, %d;\n    add.s64 %%rd5, %%rd1, %%rd4;\n    add.s64 %%rd6, %%rd2, %%rd4;\n", SLOT);
     emit(&k, "    mov.u32 %%r20, %%tid.x;\n    shl.b32 %%r21, %%r20, 2;\n    mov.u32 %%r22, sh;\n    add.u32 %%r23, %%r22, %%r21;\n");
     emit(&k, "    xor.b32 %%r24, %%r20, 1;\n    shl.b32 %%r24, %%r24, 2;\n    add.u32 %%r24, %%r22, %%r24;\n");
+    /* sh[T..2T): written once, then only read (what ptxas vectorises, isa/vectorize.c) */
+    emit(&k, "    st.shared.u32 [%%r23+%d], %%r0;\n    bar.sync 0;\n", 4 * THREADS);
     for (int i = 1; i < NR; i++) emit(&k, "    ld.global.u32 %%r%d, [%%rd5+%d];\n", i + 1 > 11 ? 11 : i + 1, 4 * (int)rnd(&g, SLOT / 4));
     for (int i = 0; i < NF; i++) emit(&k, "    cvt.rn.f32.u32 %%f%d, %%r%d;\n", i + 1, 2 + (int)rnd(&g, NR - 2));
     int n = 30 + (int)rnd(&g, 40);
     for (int i = 0; i < n; i++) {
-        int what = (int)rnd(&g, 13);
+        int what = (int)rnd(&g, 14);
         int d = 2 + (int)rnd(&g, NR - 2), a = 2 + (int)rnd(&g, NR - 2), b = 2 + (int)rnd(&g, NR - 2);
         int off = 4 * (int)rnd(&g, SLOT / 4);
         const char *guard = rnd(&g, 6) == 0 ? "@%p1 " : "";
@@ -590,6 +592,16 @@ static char *random_kernel(uint64_t seed)
             emit(&k, "    st.shared.u32 [%%r23], %%r%d;\n    bar.sync 0;\n    ld.shared.u32 %%r%d, [%%r24];\n    bar.sync 0;\n", a, d);
             break;
         case 11: emit(&k, "    %sselp.u32 %%r%d, %%r%d, %%r%d, %%p1;\n", guard, d, a, b); break;
+        case 12: {   /* neighbouring shared loads in a random order, dests may repeat or feed each other */
+            int base = 4 * THREADS + 16 * (int)rnd(&g, THREADS / 4), order[4] = { 0, 1, 2, 3 };
+            for (int q = 3; q > 0; q--) { int t = (int)rnd(&g, (uint32_t)q + 1), x = order[q]; order[q] = order[t]; order[t] = x; }
+            int n4 = 2 + (int)rnd(&g, 3);
+            for (int q = 0; q < n4; q++) {
+                emit(&k, "    ld.shared.u32 %%r%d, [%%r22+%d];\n", 2 + (int)rnd(&g, NR - 2), base + 4 * order[q]);
+                if (rnd(&g, 3) == 0) emit(&k, "    add.u32 %%r%d, %%r%d, %%r%d;\n", 2 + (int)rnd(&g, NR - 2), a, b);
+            }
+            break;
+        }
         default: {   /* if (...) { 1-4 statements }: what ptxas if-converts (isa/ifconv.c) */
             int len = 1 + (int)rnd(&g, 4);
             emit(&k, "    @%s%%p1 bra SKIP%d;\n", rnd(&g, 2) ? "!" : "", i);
@@ -614,7 +626,8 @@ static char *random_kernel(uint64_t seed)
     return k.buf;
 }
 
-static int if_converted;    /* branches the random kernels' machine entries guarded away */
+static int if_converted;    /* instructions the random kernels' machine entries guarded (if-conversion) */
+static int vectorised;      /* vector shared loads they made */
 
 static void try_random(uint64_t seed, int *bad)
 {
@@ -623,7 +636,11 @@ static void try_random(uint64_t seed, int *bad)
     assert_non_null(p);
     check_permutation(&p->entries[0]);
     const Entry *m = p->entries[0].machine;
-    for (int pc = 0; m && pc < m->ncode; pc++) if_converted += m->code[pc].op == OP_BRA && !m->code[pc].minst;
+    for (int pc = 0; m && pc < m->ncode; pc++) {
+        /* guarded in the machine order, not in the source: an if-converted body */
+        if_converted += m->code[pc].guard != REG_NONE && p->entries[0].code[m->morder[pc]].guard == REG_NONE;
+        vectorised += m->code[pc].op == OP_LD && m->code[pc].vec > 1;
+    }
     char what[64];
     snprintf(what, sizeof what, "random kernel, seed %llu", (unsigned long long)seed);
     if (differential(p, what, 1)) { print_error("%s\n", text); *bad = 1; }
@@ -680,6 +697,55 @@ static void test_if_conversion_rules(void **state)
     assert_int_equal(converted_in("    @%p1 bra L;\n    bar.sync 0;\nL:\n    st.global.u32 [%rd1], %r1;\n", &g), 0);
 }
 
+/* ---- vector shared loads (isa/vectorize.c) ------------------------------------------ */
+/* Vector loads (and how many elements in all) in the machine entry of a
+ * kernel whose body is `body`; %r10 = &sh[0] (offset 16: after `pad`), %r11 =
+ * &sh[tid] (4-byte aligned only). */
+static int vector_loads(const char *body, int *elems)
+{
+    char text[4096];
+    snprintf(text, sizeof text, ".buffer b .u32[64] zero\n.launch k grid=(1) block=(32) args=(b)\n"
+             ".entry k (.param .u64 b)\n{\n    .shared .align 16 .u32 pad[4];\n    .shared .align 4 .u32 sh[64];\n"
+             "    ld.param.u64 %%rd1, [b];\n    mov.u32 %%r1, %%tid.x;\n    mov.u32 %%r10, sh;\n    shl.b32 %%r2, %%r1, 2;\n"
+             "    add.u32 %%r11, %%r10, %%r2;\n    st.shared.u32 [%%r11], %%r1;\n    bar.sync 0;\n%s"
+             "    add.u32 %%r9, %%r3, %%r4;\n    add.u32 %%r9, %%r9, %%r5;\n    add.u32 %%r9, %%r9, %%r6;\n"
+             "    st.global.u32 [%%rd1], %%r9;\n    ret;\n}\n", body);
+    Program *p = assemble_text(text);
+    assert_non_null(p);
+    const Entry *m = p->entries[0].machine;
+    int n = 0;
+    *elems = 0;
+    for (int pc = 0; pc < m->ncode; pc++)
+        if (m->code[pc].op == OP_LD && m->code[pc].vec > 1) { n++; *elems += m->code[pc].vec; }
+    program_free(p);
+    return n;
+}
+
+static void test_vector_shared_loads(void **state)
+{
+    (void)state;
+    int e;
+    /* sh sits at 16 (after pad): sh[0..3] is one LDS.128, in any order */
+    assert_int_equal(vector_loads("    ld.shared.u32 %r4, [%r10+4];\n    ld.shared.u32 %r3, [%r10];\n"
+                                  "    ld.shared.u32 %r6, [%r10+12];\n    ld.shared.u32 %r5, [%r10+8];\n", &e), 1);
+    assert_int_equal(e, 4);
+    /* sh[1..4]: only sh[2..3] share an aligned 8 bytes (LDS.64) */
+    assert_int_equal(vector_loads("    ld.shared.u32 %r3, [%r10+4];\n    ld.shared.u32 %r4, [%r10+8];\n"
+                                  "    ld.shared.u32 %r5, [%r10+12];\n    ld.shared.u32 %r6, [%r10+16];\n", &e), 1);
+    assert_int_equal(e, 2);
+    /* &sh[tid] is only known 4-byte aligned: nothing merges */
+    assert_int_equal(vector_loads("    ld.shared.u32 %r3, [%r11];\n    ld.shared.u32 %r4, [%r11+4];\n"
+                                  "    ld.shared.u32 %r5, [%r11+8];\n    ld.shared.u32 %r6, [%r11+12];\n", &e), 0);
+    /* a shared store between (to an address that may be any of them, so the
+     * scheduler keeps it there), or a destination read between: no merge
+     * past it */
+    assert_int_equal(vector_loads("    ld.shared.u32 %r3, [%r10];\n    st.shared.u32 [%r11], %r1;\n    ld.shared.u32 %r4, [%r10+4];\n"
+                                  "    ld.shared.u32 %r5, [%r10+8];\n    ld.shared.u32 %r6, [%r10+12];\n", &e), 1);
+    assert_int_equal(e, 2);   /* sh[2..3] after the store still pair */
+    assert_int_equal(vector_loads("    ld.shared.u32 %r3, [%r10];\n    add.u32 %r7, %r4, %r3;\n    ld.shared.u32 %r4, [%r10+4];\n"
+                                  "    mov.u32 %r5, %r7;\n    mov.u32 %r6, %r7;\n", &e), 0);
+}
+
 static void test_random_kernels(void **state)
 {
     (void)state;
@@ -689,6 +755,7 @@ static void test_random_kernels(void **state)
     for (long s = 1; s <= n && !bad; s++) try_random((uint64_t)s, &bad);
     assert_false(bad);
     if (n >= 40) assert_true(if_converted > 20);   /* the differential saw if-conversion at work */
+    if (n >= 40) assert_true(vectorised > 5);      /* and vector shared loads */
 }
 
 int main(void)
@@ -709,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_reference_instructions),
         cmocka_unit_test(test_every_kernel_same_memory),
         cmocka_unit_test(test_if_conversion_rules),
+        cmocka_unit_test(test_vector_shared_loads),
         cmocka_unit_test(test_random_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

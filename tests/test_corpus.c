@@ -10,11 +10,9 @@
  *     (tests/validation/h100/corpus/corpus.csv, measured/kernels_clock_none.csv)
  *     exactly: they depend only on the lanes' addresses;
  *   - so must the six shared-memory counters (load and store instructions,
- *     wavefronts, bank conflicts), with the machine order's if-conversion,
- *     except where ptxas rewrites the accesses beyond what the back end
- *     models (VECTORISED: it merges a thread's neighbouring shared loads
- *     into LDS.64/LDS.128, so the H100 issues fewer; gpusim must then count
- *     at least as many, never fewer);
+ *     wavefronts, bank conflicts), with the machine order's if-conversion
+ *     and vector shared loads, except where ptxas rewrites the accesses
+ *     beyond what the back end models (KNOWN: gpusim's figure pinned);
  *   - printf_hello's global traffic is the H100's vprintf writing its own
  *     buffer: gpusim's must be the kernel's alone, below the H100's.
  * docs/validation.md has the table. */
@@ -46,16 +44,22 @@ static const char *const counter_name[C_COUNT] = {
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 };
 
-/* ptxas merges neighbouring shared loads (As[ty][k], As[ty][k+1] ... of an
- * unrolled loop, red[0][w] over w) into vector loads; bitonic_sort_shared's
- * compare-and-swap it rewrites with selects.  gpusim issues the PTX's. */
-static const char *const VECTORISED[] = { "tiled_mm", "mm_cp_async", "mm_regtile_2x2", "layernorm_row",
-                                          "bitonic_sort_shared" };
+/* Where ptxas goes beyond what the back end models, gpusim's figure is
+ * pinned (a change shows here first): mm_cp_async's As loads ptxas merges
+ * into LDS.128 only in part (its SASS: 165 LDS and 36 LDS.128 over the
+ * unrolled versions), where the back end merges all 16 of a tile step;
+ * bitonic_sort_shared's stores ptxas turns into selects and fewer STS. */
+typedef struct Known { const char *kernel; int counter; uint64_t gpusim; } Known;
+static const Known KNOWN[] = {
+    { "mm_cp_async", C_SHLD, 81920 },
+    { "bitonic_sort_shared", C_SHST, 5888 }, { "bitonic_sort_shared", C_SHSTWF, 9244 },
+    { "bitonic_sort_shared", C_SHSTCF, 3708 },
+};
 
-static int vectorised(const char *k)
+static int known(const char *k, int c, uint64_t *pinned)
 {
-    for (size_t i = 0; i < sizeof VECTORISED / sizeof *VECTORISED; i++)
-        if (!strcmp(VECTORISED[i], k)) return 1;
+    for (size_t i = 0; i < sizeof KNOWN / sizeof *KNOWN; i++)
+        if (!strcmp(KNOWN[i].kernel, k) && KNOWN[i].counter == c) { *pinned = KNOWN[i].gpusim; return 1; }
     return 0;
 }
 
@@ -106,6 +110,7 @@ static int compare_kernel(const Config *cfg, const Csv *csv, int row, const char
         fail_msg("%s: run ended %d (a check failed, or a fault)", path, rc);
     }
     int differ = 0;
+    uint64_t pinned;
     for (int c = 0; c < C_COUNT; c++) {
         uint64_t h = strtoull(csv_get(csv, row, csv_col(csv, counter_name[c])), NULL, 10);
         uint64_t g = sim_counter(&r.stats, c);
@@ -115,9 +120,9 @@ static int compare_kernel(const Config *cfg, const Csv *csv, int row, const char
             /* vprintf's buffer traffic on the H100; the kernel's own is less */
             if (g > h) fail_msg("%s: %s is %llu, above the H100's %llu", k, counter_name[c], (unsigned long long)g,
                                 (unsigned long long)h);
-        } else if (vectorised(k) && c >= C_SHLD) {
-            if (c == C_SHLD && g < h) fail_msg("%s: %llu shared loads, fewer than the H100's vector loads (%llu)", k,
-                                               (unsigned long long)g, (unsigned long long)h);
+        } else if (known(k, c, &pinned)) {
+            if (g != pinned) fail_msg("%s: %s is %llu, pinned at %llu (the H100: %llu)", k, counter_name[c],
+                                      (unsigned long long)g, (unsigned long long)pinned, (unsigned long long)h);
         } else {
             fail_msg("%s: %s is %llu, the H100 counts %llu", k, counter_name[c], (unsigned long long)g,
                      (unsigned long long)h);
@@ -154,9 +159,8 @@ static void corpus_kernels(void **state)
     (void)state;
     int exact;
     run_set(CORPUS_CSV, "tests/validation/corpus", 28, &exact);
-    /* all but mm_cp_async, mm_regtile_2x2, layernorm_row, bitonic_sort_shared
-     * (VECTORISED) and printf_hello */
-    assert_int_equal(exact, 28 - 5);
+    /* all but mm_cp_async, bitonic_sort_shared (KNOWN) and printf_hello */
+    assert_int_equal(exact, 28 - 3);
 }
 
 static void validation_kernels(void **state)
@@ -164,7 +168,7 @@ static void validation_kernels(void **state)
     (void)state;
     int exact;
     run_set(VAL_CSV, "tests/validation/nvcc", 20, &exact);
-    assert_int_equal(exact, 20 - 1);   /* tiled_mm: LDS.128 */
+    assert_int_equal(exact, 20);
 }
 
 /* The printf kernel prints what the H100 printed. */

@@ -1,8 +1,8 @@
 /* validate.c - `make validate`: gpusim against a real H100, every committed
  * launch, no GPU needed (issue 13).
  *
- * Reads what Nsight Compute measured (tests/validation/h100/counters.csv and,
- * when present, tests/validation/h100/measured/kernels.csv), runs each row's
+ * Reads what Nsight Compute measured (tests/validation/h100/measured/
+ * kernels_clock_none.csv and tests/validation/h100/corpus/corpus.csv), runs each row's
  * launch on configs/hopper.ini from tests/validation/KERNEL.s with the row's
  * `launch` column as -D values (m=n=k=256 -> -D M=256 -D N=256 -D K=256),
  * and compares cycles (SM-active and elapsed), executed instructions,
@@ -50,6 +50,8 @@
  * reference, taken at the 1.59 GHz base clock) is checked by test_validation. */
 static const struct { const char *csv, *kernel_dir; } measured[] = {
     { "tests/validation/h100/measured/kernels_clock_none.csv", "tests/validation/nvcc/" },
+    /* the real-PTX corpus of issue 14 (kernels_corpus.cu): validation only */
+    { "tests/validation/h100/corpus/corpus.csv", "tests/validation/corpus/" },
 };
 
 /* The counters compared, by their Nsight names (the same in gpusim). */
