@@ -318,6 +318,14 @@ void disasm_entry(const Program *p, int ei, FILE *out) { listing(p, &p->entries[
 void disasm_program(const Program *p, FILE *out)
 {
     fprintf(out, "// %s: %d entr%s\n", p->filename, p->nentries, p->nentries == 1 ? "y" : "ies");
+    /* CUDA's printf, built in: its prototype, as nvcc declares it */
+    int printf_used = 0;
+    for (int k = 0; k < p->nentries + p->nfuncs && !printf_used; k++) {
+        const Entry *e = k < p->nentries ? &p->entries[k] : &p->funcs[k - p->nentries];
+        for (int c = 0; c < e->ncalls; c++) printf_used |= e->calls[c].func == CALL_VPRINTF;
+    }
+    if (printf_used)
+        fputs(".extern .func (.param .b32 func_retval0) vprintf (.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n", out);
     for (int i = 0; i < p->nvars; i++)
         if (p->vars[i].entry < 0 || p->vars[i].space == SP_CONST) print_var(p, &p->vars[i], out, "");
     for (int i = 0; i < p->nfuncs; i++) {

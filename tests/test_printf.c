@@ -174,6 +174,19 @@ static void test_bad_vprintf_call(void **state)
     free(out);
 }
 
+/* --disasm lists the built-in's prototype, so its listing assembles again
+ * (the fuzzer's round trip found it missing). */
+static void test_disasm_round_trip(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run("--disasm tests/data/printf_order.s > build/tests/printf_rt.s", &out, 1), 0);
+    free(out);
+    assert_int_equal(run("--disasm build/tests/printf_rt.s", &out, 1), 0);
+    assert_non_null(strstr(out, ".extern .func (.param .b32 func_retval0) vprintf"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_kernel_order),
         cmocka_unit_test(test_json_report_keeps_stdout_clean),
         cmocka_unit_test(test_bad_vprintf_call),
+        cmocka_unit_test(test_disasm_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
