@@ -680,7 +680,7 @@ static void test_if_conversion_rules(void **state)
                                   "    st.global.u32 [%rd1], %r3;\nL:\n    st.global.u32 [%rd1+4], %r1;\n", &g), 1);
     assert_int_equal(g, 3);
     /* ten machine instructions: converted; eleven: not (scan_blelloch's two sweeps) */
-    char ten[1024] = "    @%p1 bra L;\n", eleven[1024];
+    char ten[1024] = "    @%p1 bra L;\n", eleven[2048];
     for (int i = 0; i < 10; i++) strcat(ten, "    add.u32 %r2, %r2, 1;\n");
     snprintf(eleven, sizeof eleven, "%s    add.u32 %%r2, %%r2, 1;\nL:\n    st.global.u32 [%%rd1], %%r2;\n", ten);
     strcat(ten, "L:\n    st.global.u32 [%rd1], %r2;\n");
