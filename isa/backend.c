@@ -271,7 +271,9 @@ int backend_run(Entry *e, const Var *vars, int nvars)
     }
     backend_regalloc_free(&ra);
     /* after the allocation: its liveness reads the branches as written */
-    if (backend_if_convert(m) < 0 || backend_vectorize(m, vars, nvars) < 0) { free(order); free(m); free(code); return -1; }
+    m->if_converted = backend_if_convert(m);
+    m->vectorized = backend_vectorize(m, vars, nvars);
+    if (m->if_converted < 0 || m->vectorized < 0) { free(order); free(m); free(code); return -1; }
     e->regs_spilled = m->regs_spilled;
     e->machine = m;
     e->morder = order;

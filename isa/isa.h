@@ -355,6 +355,7 @@ typedef struct Entry {
     struct Entry *machine;
     uint32_t *morder;
     int regs_spilled;             /* registers beyond .maxnreg (counted, not spilled) */
+    int if_converted, vectorized; /* machine entry: branches guarded away, shared-load groups merged (backend.h) */
     int prologue_minst;           /* machine instructions each warp runs before pc 0 */
 } Entry;
 
