@@ -29,13 +29,6 @@ struct CacheUnit {
     uint32_t full;             /* all sectors of a line */
     Line *lines;
     uint64_t *tags;            /* line address per way, NO_TAG if empty: kept apart for fast lookups */
-    /* where each present line address is: an open-addressing table
-     * (linear probing, at most half full), so a lookup costs a probe or
-     * two, not a scan of up to 64 ways (perf: cache_probe was 15% of a
-     * hopper.ini memory-bound run) */
-    uint64_t *hkey;            /* line address, NO_TAG if the slot is free */
-    int32_t *hval;             /* its line index */
-    uint32_t hmask;
     uint16_t *reserved;        /* per set: ways with sectors pending */
     Mshr *mshr;
     CacheWaiter *wait;         /* mshr i owns wait[i * max_merge ...] */
@@ -57,37 +50,6 @@ static int log2i(int v)
 #define NO_TAG UINT64_MAX
 static int present(const CacheUnit *c, int i) { return c->tags[i] != NO_TAG; }
 
-static uint32_t slot_of(const CacheUnit *c, uint64_t tag)
-{
-    uint64_t h = (tag >> c->line_shift) * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(h >> 32) & c->hmask;
-}
-
-static void index_put(CacheUnit *c, uint64_t tag, int line)
-{
-    uint32_t s = slot_of(c, tag);
-    while (c->hkey[s] != NO_TAG) s = (s + 1) & c->hmask;
-    c->hkey[s] = tag;
-    c->hval[s] = line;
-}
-
-/* Remove tag (present), shifting later entries of its run back. */
-static void index_del(CacheUnit *c, uint64_t tag)
-{
-    uint32_t s = slot_of(c, tag);
-    while (c->hkey[s] != tag) s = (s + 1) & c->hmask;
-    for (uint32_t j = (s + 1) & c->hmask; c->hkey[j] != NO_TAG; j = (j + 1) & c->hmask) {
-        uint32_t home = slot_of(c, c->hkey[j]);
-        /* j's entry may fill the hole at s if its home is not in (s, j] */
-        if (((j - home) & c->hmask) >= ((j - s) & c->hmask)) {
-            c->hkey[s] = c->hkey[j];
-            c->hval[s] = c->hval[j];
-            s = j;
-        }
-    }
-    c->hkey[s] = NO_TAG;
-}
-
 CacheUnit *cache_create(const CacheConfig *cfg)
 {
     int ls = log2i(cfg->line_bytes), ss = log2i(cfg->sector_bytes);
@@ -104,17 +66,11 @@ CacheUnit *cache_create(const CacheConfig *cfg)
     size_t nl = (size_t)cfg->sets * (size_t)cfg->ways;
     c->lines = calloc(nl, sizeof *c->lines);
     c->tags = malloc(nl * sizeof *c->tags);
-    size_t hn = 1;
-    while (hn < 2 * nl) hn *= 2;
-    c->hmask = (uint32_t)(hn - 1);
-    c->hkey = malloc(hn * sizeof *c->hkey);
-    c->hval = malloc(hn * sizeof *c->hval);
-    if (c->hkey) for (size_t i = 0; i < hn; i++) c->hkey[i] = NO_TAG;
     c->reserved = calloc((size_t)cfg->sets, sizeof *c->reserved);
     c->mshr = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1), sizeof *c->mshr);
     c->wait = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1) * (size_t)(cfg->max_merge > 0 ? cfg->max_merge : 1),
                      sizeof *c->wait);
-    if (!c->lines || !c->tags || !c->hkey || !c->hval || !c->reserved || !c->mshr || !c->wait || cfg->ways > UINT16_MAX) { cache_destroy(c); return NULL; }
+    if (!c->lines || !c->tags || !c->reserved || !c->mshr || !c->wait || cfg->ways > UINT16_MAX) { cache_destroy(c); return NULL; }
     for (size_t i = 0; i < nl; i++) {
         c->lines[i].mshr = -1;
         c->tags[i] = NO_TAG;
@@ -133,8 +89,6 @@ void cache_destroy(CacheUnit *c)
     if (!c) return;
     free(c->lines);
     free(c->tags);
-    free(c->hkey);
-    free(c->hval);
     free(c->reserved);
     free(c->mshr);
     free(c->wait);
@@ -168,10 +122,11 @@ static int set_of(const CacheUnit *c, uint64_t addr)
 static int find(const CacheUnit *c, uint64_t addr)
 {
     uint64_t tag = cache_line_addr(c, addr);
-    for (uint32_t s = slot_of(c, tag);; s = (s + 1) & c->hmask) {
-        if (c->hkey[s] == tag) return c->hval[s];
-        if (c->hkey[s] == NO_TAG) return -1;
-    }
+    int base = set_of(c, addr) * c->cfg.ways;
+    const uint64_t *t = &c->tags[base];
+    for (int w = 0; w < c->cfg.ways; w++)
+        if (t[w] == tag) return base + w;
+    return -1;
 }
 
 /* Replacement: an empty way (lowest first), else the least recently used
@@ -237,9 +192,7 @@ static void install(CacheUnit *c, int i, uint64_t tag, CacheResult *r)
             c->st.dirty_sectors_evicted += (uint64_t)__builtin_popcount(l->dirty);
         }
     }
-    if (present(c, i)) index_del(c, c->tags[i]);
     c->tags[i] = tag;
-    index_put(c, tag, i);
     l->valid = l->dirty = l->pending = 0;
     l->mshr = -1;
     touch(c, l);
