@@ -9,37 +9,16 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "gpusim_run.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *bin(void)
-{
-    const char *b = getenv("GPUSIM");
-    return b && *b ? b : "./gpusim";
-}
-
 /* Run "gpusim ARGS", capture stdout+stderr into *out (malloc'd); returns the exit code. */
-static int run(const char *args, char **out)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1 </dev/null", bin(), args);
-    FILE *f = popen(cmd, "r");
-    assert_non_null(f);
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    size_t n;
-    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) { cap *= 2; buf = realloc(buf, cap); }
-    }
-    buf[len] = '\0';
-    int st = pclose(f);
-    *out = buf;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+static int run(const char *args, char **out) { return gpusim_run(args, out, 1); }
 
 static void expect(const char *args, int code, const char *needle)
 {

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "gpusim_run.h"
 #include "isa/asm.h"
 #include "sim/base/config.h"
 #include "sim/front/run.h"
@@ -175,17 +176,8 @@ static void validation_kernels(void **state)
 static void printf_matches_h100(void **state)
 {
     (void)state;
-    const char *gp = getenv("GPUSIM");
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s configs/hopper.ini tests/validation/corpus/printf_hello.s 2>/dev/null",
-             gp && *gp ? gp : "./gpusim");
-    FILE *f = popen(cmd, "r");
-    assert_non_null(f);
-    static char got[1 << 16];
-    size_t n = 0, k;
-    while ((k = fread(got + n, 1, sizeof got - 1 - n, f)) > 0) n += k;   /* all of it: no SIGPIPE */
-    got[n] = '\0';
-    assert_int_equal(pclose(f), 0);
+    char *got;
+    assert_int_equal(gpusim_run("configs/hopper.ini tests/validation/corpus/printf_hello.s", &got, 0), 0);
     FILE *w = fopen("tests/validation/h100/corpus/out/printf_hello.stdout", "r");
     assert_non_null(w);
     char want[4096];
@@ -194,6 +186,7 @@ static void printf_matches_h100(void **state)
     want[m] = '\0';
     assert_true(m > 100);
     assert_memory_equal(got, want, m);
+    free(got);
 }
 
 int main(void)

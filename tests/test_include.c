@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "gpusim_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,24 +60,7 @@ static void bad_file(const char *path, const char *file, int line, int col, cons
     diag_free(&dl);
 }
 
-static int run(const char *args, char **out)
-{
-    const char *b = getenv("GPUSIM");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1 </dev/null", b && *b ? b : "./gpusim", args);
-    FILE *f = popen(cmd, "r");
-    assert_non_null(f);
-    size_t cap = 1 << 16, len = 0, n;
-    char *buf = malloc(cap);
-    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) { cap *= 2; buf = realloc(buf, cap); }
-    }
-    buf[len] = '\0';
-    int st = pclose(f);
-    *out = buf;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+static int run(const char *args, char **out) { return gpusim_run(args, out, 1); }
 
 static void expect(const char *args, int code, const char *needle)
 {

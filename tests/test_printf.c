@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "gpusim_run.h"
 #include "sim/core/printf.h"
 
 /* ---- printf_format on a byte buffer ----------------------------------------------- */
@@ -90,30 +91,7 @@ static void test_format_edges(void **state)
 }
 
 /* ---- whole kernels ----------------------------------------------------------------- */
-static const char *bin(void)
-{
-    const char *b = getenv("GPUSIM");
-    return b && *b ? b : "./gpusim";
-}
-
-/* Run gpusim with ARGS; stdout (and stderr if err is NULL) into *out. */
-static int run(const char *args, char **out, int with_stderr)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s %s </dev/null", bin(), args, with_stderr ? "2>&1" : "2>/dev/null");
-    FILE *f = popen(cmd, "r");
-    assert_non_null(f);
-    size_t cap = 1 << 16, len = 0, n;
-    char *buf = malloc(cap);
-    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) { cap *= 2; buf = realloc(buf, cap); }
-    }
-    buf[len] = '\0';
-    int st = pclose(f);
-    *out = buf;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+static int run(const char *args, char **out, int with_stderr) { return gpusim_run(args, out, with_stderr); }
 
 /* The 16 lines of printf_order.s on a 32-lane GPU: block, warp, then each
  * lane's first call before any lane's second. */
