@@ -266,7 +266,9 @@ int backend_run(Entry *e, const Var *vars, int nvars)
      * the PTX order needs (rematerialising, reusing): the H100 gives
      * nbody_forces 32 and tiled_mm 32 registers, the colouring of this
      * order 56 and 40, of the PTX order 32 and 32 (docs/validation.md) */
+    m->regs_order = m->regs_ptx = rc == 0 ? ra.regs : 0;
     if (rc == 0 && backend_regalloc(e, &src) == 0) {
+        m->regs_ptx = src.regs;
         if (src.regs < ra.regs) ra.regs = src.regs;
         backend_regalloc_free(&src);
     }

@@ -34,14 +34,15 @@ void backend_disasm(const Program *p, int ei, FILE *out)
     uint64_t ptx = (uint64_t)m->ncode, mach = (uint64_t)m->prologue_minst;
     for (int pc = 0; pc < m->ncode; pc++) mach += m->code[pc].minst;
     fprintf(out, "\n// ---- %s as the SM issues it (core.schedule=machine, the default) ----\n", m->name);
-    fprintf(out, "// registers/thread: %d%s", m->regs_per_thread,
-            src->regs_stated ? " (stated by .nregs)" : " (allocated: ");
-    if (!src->regs_stated) {
-        if (ok) fprintf(out, "%d 32-bit registers coloured + %d reserved, rounded up to %d; at most %d live at once; %d predicates)",
-                        ra.colours, BACKEND_RESERVED_REGS, BACKEND_REG_GRANULE, ra.max_live, ra.preds);
-        else fputs("too large to colour: counted by use)", out);
-    }
-    fprintf(out, "; source order: %d\n", src->regs_per_thread);
+    fprintf(out, "// registers/thread: %d%s", m->regs_per_thread, src->regs_stated ? " (stated by .nregs)" : "");
+    if (!src->regs_stated)
+        fprintf(out, " (the lesser of two colourings, each + %d reserved, rounded up to %d: this order's %d, the PTX "
+                     "order's %d)", BACKEND_RESERVED_REGS, BACKEND_REG_GRANULE, m->regs_order, m->regs_ptx);
+    fprintf(out, "; counted by use: %d\n", src->regs_per_thread);
+    if (m->if_converted || m->vectorized)
+        fprintf(out, "// as ptxas does: %d short branch%s guarded instead (if-conversion), %d group%s of shared loads "
+                     "merged into vector loads\n", m->if_converted, m->if_converted == 1 ? "" : "es", m->vectorized,
+                m->vectorized == 1 ? "" : "s");
     if (m->regs_spilled)
         fprintf(out, "// .maxnreg %d: %d registers over it would spill to local memory (counted, not simulated)\n",
                 src->maxnreg, m->regs_spilled);
@@ -57,8 +58,11 @@ void backend_disasm(const Program *p, int ei, FILE *out)
             const Instr *in = &m->code[pc];
             disasm_instr(p, m, in, text, sizeof text);
             uint32_t s = m->morder[pc];
+            const char *note = s != pc ? (s > pc ? "   ^ rose" : "   v sank") : "";
+            if (in->op == OP_BRA && !in->minst && in->opd[0].imm == pc + 1)   /* a folded no-op */
+                note = pc == bb->last ? "   if-converted: the next block runs guarded" : "   merged into a vector load above";
             fprintf(out, "// %4u %4u  L%-4u %4d %-7s %s%s\n", pc, s, in->line, in->minst,
-                    backend_mclass_name(in->mclass), text, s != pc ? (s > pc ? "   ^ rose" : "   v sank") : "");
+                    backend_mclass_name(in->mclass), text, note);
         }
     }
     if (ok) {
