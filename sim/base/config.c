@@ -142,6 +142,7 @@ static const ConfigKey keys[] = {
     K_INT("l1.mshr_merge", l1.mshr_merge, 8, 1, 1024, 0, "requests", "Misses to a line in flight that one L1 MSHR holds, the first included; one more is refused (lg_throttle) until the fill."),
     K_ENUM("l1.write_policy", l1.write_policy, CACHE_WRITE_THROUGH, write_names, "What a global store does to L1."),
     K_BOOL("l1.alloc_on_write", l1.alloc_on_write, 0, "Allocate a line in L1 on a store miss."),
+    K_BOOL("l1.set_hash", l1.set_hash, 0, "Hash the set index (the line address's higher bits XORed in): power-of-two strides spread over the sets instead of filling one."),
 
     K_I64("l2.size_bytes", l2.size_bytes, 768 * 1024, 1024, 1 * GIB, BY, "bytes", "L2 capacity, all slices together."),
     K_INT("l2.line_bytes", l2.line_bytes, 128, 16, 4096, P2 | BY, "bytes", "L2 line (tag) size."),

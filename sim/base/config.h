@@ -123,6 +123,7 @@ typedef struct Config {
         int mshr_merge;           /* requests one MSHR holds */
         int write_policy;         /* enum CacheWritePolicy */
         bool alloc_on_write;
+        bool set_hash;            /* XOR the line address's higher bits into the set index */
     } l1;
     struct {
         int64_t size_bytes;       /* all slices together */

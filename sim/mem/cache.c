@@ -115,7 +115,16 @@ uint32_t cache_sectors(const CacheUnit *c, uint64_t addr, int bytes)
 
 static int set_of(const CacheUnit *c, uint64_t addr)
 {
-    return (int)((addr >> c->line_shift) & (uint64_t)(c->cfg.sets - 1));
+    uint64_t line = addr >> c->line_shift, mask = (uint64_t)(c->cfg.sets - 1);
+    if (c->cfg.set_hash && mask) {
+        /* fold every higher group of index bits in: a power-of-two stride
+         * no longer lands in one set */
+        uint64_t h = 0;
+        int bits = __builtin_popcountll(mask);
+        for (uint64_t v = line; v; v >>= bits) h ^= v;
+        return (int)(h & mask);
+    }
+    return (int)(line & mask);
 }
 
 /* Index of the present line holding addr, or -1. */

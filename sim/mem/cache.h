@@ -33,6 +33,7 @@ typedef struct CacheConfig {
     int alloc_on_write;                         /* allocate a line on a write miss */
     int mshrs;                                  /* 0: no MSHRs (read misses fail) */
     int max_merge;                              /* waiters per MSHR */
+    int set_hash;                               /* XOR-fold the line address into the set index */
 } CacheConfig;
 
 typedef struct CacheStats {

@@ -359,7 +359,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
     CacheConfig l1 = { .sets = (int)(c->l1.size_bytes / ((int64_t)c->l1.assoc * c->l1.line_bytes)),
                        .ways = c->l1.assoc, .line_bytes = c->l1.line_bytes, .sector_bytes = c->l1.sector_bytes,
                        .write_back = m->l1_wb, .alloc_on_write = m->l1_alloc, .mshrs = c->l1.mshrs,
-                       .max_merge = c->l1.mshr_merge };
+                       .max_merge = c->l1.mshr_merge, .set_hash = c->l1.set_hash };
     CacheConfig cc = { .sets = (int)(c->cc.size_bytes / ((int64_t)c->cc.assoc * c->cc.line_bytes)),
                        .ways = c->cc.assoc, .line_bytes = c->cc.line_bytes, .sector_bytes = c->cc.line_bytes,
                        .write_back = 0, .alloc_on_write = 0, .mshrs = 0, .max_merge = 0 };
