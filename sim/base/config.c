@@ -62,6 +62,8 @@ static const ConfigKey keys[] = {
     K_DBL("gpu.mem_clock_mhz", gpu.mem_clock_mhz, 924, 1, 100000, "MHz", "DRAM command clock; dram.t* timings count its cycles."),
     K_INT("gpu.launch_cycles", gpu.launch_cycles, 0, 0, 1000000, 0, "cycles",
           "Launch overhead: cycles from a launch to its first block dispatch (host interface, grid set-up); counted in elapsed cycles, not in SM-active cycles."),
+    K_DBL("gpu.cta_dispatch_cycles", gpu.cta_dispatch_cycles, 0, 0, 1000, "cycles",
+          "The block dispatcher starts at most one block per this many cycles for the whole GPU (0: one per SM per cycle, no GPU-wide limit)."),
 
     K_INT("sm.warp_size", sm.warp_size, 32, 4, 32, P2, "threads", "Threads per warp (4, 8, 16 or 32)."),
     K_INT("sm.lanes", sm.lanes, 32, 1, 1024, 0, "lanes", "Single-precision ALU lanes (CUDA cores) per SM."),

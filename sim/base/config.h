@@ -78,6 +78,7 @@ typedef struct Config {
         int num_sms;
         double core_clock_mhz;    /* SM clock; one simulated cycle */
         int launch_cycles;        /* front end: a launch reaches the SMs this late */
+        double cta_dispatch_cycles;   /* the dispatcher starts one block per this many cycles, GPU-wide (0: one per SM per cycle) */
         double mem_clock_mhz;     /* DRAM command clock */
     } gpu;
     struct {

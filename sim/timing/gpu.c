@@ -75,8 +75,11 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         /* dispatch: one block per SM per cycle, round robin from an SM that
          * moves on every cycle (cycles the loop skips included) */
         if (next_block < k.nctas) {
+            /* gpu.cta_dispatch_cycles: blocks the GPU-wide dispatcher may have started by now */
+            uint64_t allowed = cfg->gpu.cta_dispatch_cycles > 0
+                ? (uint64_t)((double)(t.now - first) / cfg->gpu.cta_dispatch_cycles) + 1 : UINT64_MAX;
             int s = (int)((t.now - first) % (uint64_t)nsms);
-            for (int i = 0; i < nsms && next_block < k.nctas; i++, s = s + 1 == nsms ? 0 : s + 1)
+            for (int i = 0; i < nsms && next_block < k.nctas && next_block < allowed; i++, s = s + 1 == nsms ? 0 : s + 1)
                 if (sm_can_fit(&sms[s], &t.occ) && sm_launch_cta(&sms[s], &t, next_block) == 0) next_block++;
         }
         if (ms) deliver(ms, sms, &t);
