@@ -26,6 +26,7 @@ typedef struct Mshr {
 struct CacheUnit {
     CacheConfig cfg;
     int line_shift, sector_shift, nsectors;
+    int set_bits;              /* log2(sets): the width of one fold of set_hash */
     uint32_t full;             /* all sectors of a line */
     Line *lines;
     uint64_t *tags;            /* line address per way, NO_TAG if empty: kept apart for fast lookups */
@@ -60,6 +61,7 @@ CacheUnit *cache_create(const CacheConfig *cfg)
     if (!c) return NULL;
     c->cfg = *cfg;
     c->line_shift = ls;
+    c->set_bits = log2i(cfg->sets);
     c->sector_shift = ss;
     c->nsectors = 1 << (ls - ss);
     c->full = c->nsectors == 32 ? UINT32_MAX : (1u << c->nsectors) - 1u;
@@ -120,8 +122,7 @@ static int set_of(const CacheUnit *c, uint64_t addr)
         /* fold every higher group of index bits in: a power-of-two stride
          * no longer lands in one set */
         uint64_t h = 0;
-        int bits = __builtin_popcountll(mask);
-        for (uint64_t v = line; v; v >>= bits) h ^= v;
+        for (uint64_t v = line; v; v >>= c->set_bits) h ^= v;
         return (int)(h & mask);
     }
     return (int)(line & mask);
