@@ -667,6 +667,7 @@ static int converted_in(const char *body, int *guarded)
         n += m->code[pc].op == OP_BRA && !m->code[pc].minst;
         *guarded += m->code[pc].guard != REG_NONE && m->code[pc].op != OP_BRA;
     }
+    assert_int_equal(m->if_converted, n);   /* what the report and --disasm say */
     program_free(p);
     return n;
 }
@@ -717,6 +718,7 @@ static int vector_loads(const char *body, int *elems)
     *elems = 0;
     for (int pc = 0; pc < m->ncode; pc++)
         if (m->code[pc].op == OP_LD && m->code[pc].vec > 1) { n++; *elems += m->code[pc].vec; }
+    assert_int_equal(m->vectorized, n);     /* what the report and --disasm say */
     program_free(p);
     return n;
 }
@@ -744,6 +746,31 @@ static void test_vector_shared_loads(void **state)
     assert_int_equal(e, 2);   /* sh[2..3] after the store still pair */
     assert_int_equal(vector_loads("    ld.shared.u32 %r3, [%r10];\n    add.u32 %r7, %r4, %r3;\n    ld.shared.u32 %r4, [%r10+4];\n"
                                   "    mov.u32 %r5, %r7;\n    mov.u32 %r6, %r7;\n", &e), 0);
+}
+
+/* The counts the report prints under a launch, on real kernels: the
+ * interleaved reduction's tree body (shl, add, ld.shared, add, st.shared)
+ * is the one short branch; nvcc's tiled_mm reads As[ty][0..15] of a tile
+ * step as four LDS.128, and guards the bodies of its two bounds-checked
+ * tile loads (`(row < m && ac < n) ? A[...] : 0`). */
+static void test_backend_counts_of_kernels(void **state)
+{
+    (void)state;
+    DiagList dl = { 0 };
+    AsmOptions o = { NULL, 0 };
+    Program *p = asm_assemble_file("kernels/reduce_interleaved.s", &o, &dl);
+    assert_non_null(p);
+    assert_int_equal(p->entries[0].machine->if_converted, 1);
+    assert_int_equal(p->entries[0].machine->vectorized, 0);
+    program_free(p);
+    p = asm_assemble_file("tests/validation/nvcc/tiled_mm.s", &o, &dl);
+    assert_non_null(p);
+    int e = program_find_entry(p, "tiled_mm");
+    assert_true(e >= 0);
+    assert_int_equal(p->entries[e].machine->vectorized, 4);
+    assert_int_equal(p->entries[e].machine->if_converted, 2);
+    program_free(p);
+    diag_free(&dl);
 }
 
 static void test_random_kernels(void **state)
@@ -777,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_every_kernel_same_memory),
         cmocka_unit_test(test_if_conversion_rules),
         cmocka_unit_test(test_vector_shared_loads),
+        cmocka_unit_test(test_backend_counts_of_kernels),
         cmocka_unit_test(test_random_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

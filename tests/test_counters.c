@@ -192,6 +192,23 @@ static void test_store_after_atomic(void **state)
     assert_int_equal(s.smem_conflicts[0] + s.smem_conflicts[1] + s.smem_conflicts[2], 0);
 }
 
+/* tests/data/atom_conflict.s: one warp's atom.shared.add on sh[lane % 4]:
+ * 4 banks with 8 lanes each, no merging for atomics: 8 wavefronts, 7
+ * conflicts, counted under op_atom; the plain load of the same addresses
+ * (8 lanes per word: broadcast) is 1 wavefront under op_ld, the guarded
+ * store of the 4 words 1 under op_st. */
+static void test_shared_atomic_conflicts(void **state)
+{
+    (void)state;
+    Stats s = run_functional("tests/data/atom_conflict.s", NULL, 0);
+    assert_int_equal(s.atomics[SP_SHARED], 1);
+    assert_int_equal(s.smem_wavefronts[2], 8);
+    assert_int_equal(s.smem_conflicts[2], 7);
+    assert_int_equal(s.smem_wavefronts[0], 1);
+    assert_int_equal(s.smem_conflicts[0], 0);
+    assert_int_equal(s.smem_wavefronts[1], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +221,7 @@ int main(void)
         cmocka_unit_test(test_spill_local_sectors),
         cmocka_unit_test(test_histogram_atomics_not_loads),
         cmocka_unit_test(test_store_after_atomic),
+        cmocka_unit_test(test_shared_atomic_conflicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
