@@ -1,12 +1,14 @@
 /* gpusim_run.h - run the gpusim binary from a test program, as a user runs
  * it: the binary named by $GPUSIM (the Makefile sets it; ./gpusim by
  * default), its output captured whole.  Header-only, for the test programs
- * (test_cli, test_include, test_module, test_printf). */
+ * (test_cli, test_include, test_module, test_printf, test_corpus); include it
+ * after cmocka.h. */
 #ifndef GPUSIM_TESTS_RUN_H
 #define GPUSIM_TESTS_RUN_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 static inline const char *gpusim_bin(void)
@@ -44,6 +46,19 @@ static inline int gpusim_run(const char *args, char **out, int with_stderr)
     *out = gpusim_slurp(f);
     int st = pclose(f);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* "gpusim ARGS" must exit with code and, unless needle is NULL, print it
+ * (stdout or stderr); the output is shown when it does not. */
+static inline void gpusim_expect(const char *args, int code, const char *needle)
+{
+    char *out;
+    int rc = gpusim_run(args, &out, 1);
+    if (rc != code || (needle && !strstr(out, needle)))
+        print_error("gpusim %s: exit %d (want %d), output:\n%s\n", args, rc, code, out);
+    assert_int_equal(rc, code);
+    if (needle) assert_non_null(strstr(out, needle));
+    free(out);
 }
 
 #endif

@@ -20,16 +20,7 @@
 /* Run "gpusim ARGS", capture stdout+stderr into *out (malloc'd); returns the exit code. */
 static int run(const char *args, char **out) { return gpusim_run(args, out, 1); }
 
-static void expect(const char *args, int code, const char *needle)
-{
-    char *out;
-    int rc = run(args, &out);
-    if (rc != code || (needle && !strstr(out, needle)))
-        print_error("gpusim %s: exit %d (want %d), output:\n%s\n", args, rc, code, out);
-    assert_int_equal(rc, code);
-    if (needle) assert_non_null(strstr(out, needle));
-    free(out);
-}
+static void expect(const char *args, int code, const char *needle) { gpusim_expect(args, code, needle); }
 
 static void test_help_version(void **s)
 {

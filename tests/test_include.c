@@ -60,18 +60,8 @@ static void bad_file(const char *path, const char *file, int line, int col, cons
     diag_free(&dl);
 }
 
-static int run(const char *args, char **out) { return gpusim_run(args, out, 1); }
 
-static void expect(const char *args, int code, const char *needle)
-{
-    char *out;
-    int rc = run(args, &out);
-    if (rc != code || (needle && !strstr(out, needle)))
-        print_error("gpusim %s: exit %d (want %d), output:\n%s\n", args, rc, code, out);
-    assert_int_equal(rc, code);
-    if (needle) assert_non_null(strstr(out, needle));
-    free(out);
-}
+static void expect(const char *args, int code, const char *needle) { gpusim_expect(args, code, needle); }
 
 /* The first instruction of entry e at CUDA line `cl`, or -1. */
 static int pc_of_cuda_line(const Program *p, const Entry *e, int cl)
