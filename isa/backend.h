@@ -73,6 +73,14 @@ int backend_schedule(const Entry *e, uint32_t *order);
  * the H100 reference (tests/validation/h100/counters.csv, 6-10 registers
  * coloured) shows 16. */
 enum { BACKEND_RESERVED_REGS = 2, BACKEND_REG_GRANULE = 8, BACKEND_MIN_REGS = 16, BACKEND_MAX_PREDS = 7 };
+/* The registers per thread ptxas's schedule aims to stay within: 32, the
+ * count that lets a Hopper SM hold its 2048 threads (65536 / 2048).
+ * Measured: tests/validation/cuda/inflight.cu, whose kernels may use 64
+ * (__launch_bounds__(1024)), compiles to 32 in every variant
+ * (tests/validation/h100/measured/inflight.sass, R0-R29 + 2 reserved);
+ * inflight_d16 issues its 16 loads before the first add, inflight_d32 17
+ * of its 32, the rest waiting for registers. */
+enum { BACKEND_TARGET_REGS = 32 };
 typedef struct RegAlloc {
     int regs;          /* per thread, as ptxas reports it (reserved, rounded) */
     int colours;       /* 32-bit registers the colouring used */

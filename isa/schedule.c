@@ -23,9 +23,12 @@
  * available instructions, the one with the longest latency-weighted path to
  * the end of the block (so loads rise early and the work that does not need
  * them fills the wait); if none is available yet, the one available
- * soonest.  While too many values wait for their uses (a register-pressure
- * budget) it prefers one that opens no new value.  Ties go to source order,
- * so the result is deterministic.
+ * soonest.  While the values that wait for their uses fill the register
+ * budget, it prefers the one that adds the fewest registers.  The budget,
+ * in 32-bit registers (a 64-bit value takes two), is what ptxas aims at:
+ * BACKEND_TARGET_REGS per thread, less the reserved ones and the registers
+ * the block reads from before it.  Ties go to source order, so the result
+ * is deterministic.
  *
  * The rules assume what the PTX memory model assumes: threads that share
  * memory order their accesses with barriers, fences, atomics or volatile
@@ -39,8 +42,16 @@
 
 enum {
     MAX_BLOCK = 2048,       /* longer blocks keep their source order */
-    PRESSURE_BUDGET = 16    /* values waiting for their uses */
+    MIN_BUDGET = 8          /* registers for the block's own values, at least */
 };
+/* A value register's life in a block (schedule_block's budget). */
+enum { UNSEEN, LIVE_IN, WRITTEN, REDEFINED, COUNTED, COUNTED_FIXED };
+
+/* 32-bit registers a value register takes (predicates: none). */
+static int reg_width(const Entry *e, int r)
+{
+    return r < e->nregs ? (e->regs[r].bits == 64 ? 2 : 1) : 0;
+}
 
 /* Latency weight of a machine class for the critical path. */
 static int weight(const Instr *in)
@@ -172,13 +183,45 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
     int64_t *avail = calloc((size_t)n, sizeof *avail);
     int *npred = calloc((size_t)n, sizeof *npred), *height = calloc((size_t)n, sizeof *height);
     int *uses_left = calloc((size_t)n, sizeof *uses_left), *placed = calloc((size_t)n, sizeof *placed);
-    int *producer = malloc((size_t)n * BACKEND_MAX_RD * sizeof *producer);
-    if (!use || !mem || !edge || !avail || !npred || !height || !uses_left || !placed || !producer) {
+    int *producer = malloc((size_t)n * BACKEND_MAX_RD * sizeof *producer), *width = malloc((size_t)n * sizeof *width);
+    int *old_left = calloc((size_t)e->nregs + 1, sizeof *old_left);   /* reads of a live-in value still to place */
+    unsigned char *state = calloc((size_t)e->nregs + 1, 1);
+    if (!use || !mem || !edge || !avail || !npred || !height || !uses_left || !placed || !producer || !width || !old_left ||
+        !state) {
         free(use); free(mem); free(edge); free(avail); free(npred); free(height); free(uses_left); free(placed); free(producer);
+        free(width); free(old_left); free(state);
         return -1;
     }
     const Instr *code = &e->code[first];
     for (int i = 0; i < n; i++) { backend_reg_use(e, &code[i], &use[i]); mem[i] = mem_ref(&code[i]); }
+    /* the budget.  A register the block reads from before it is live on
+     * entry: if the block writes it again (a loop-carried value) the old
+     * value dies at its last read, which the waiting count follows; if not,
+     * it stays live all through and its registers are taken from the budget */
+    int budget = BACKEND_TARGET_REGS - BACKEND_RESERVED_REGS, waiting = 0;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < use[i].nrd; k++) {
+            int r = use[i].rd[k];
+            if (r < e->nregs && (state[r] == LIVE_IN || state[r] == UNSEEN)) { state[r] = LIVE_IN; old_left[r]++; }
+        }
+        for (int k = 0; k < use[i].nwr; k++) {
+            int r = use[i].wr[k];
+            if (r < e->nregs && state[r] != REDEFINED) state[r] = state[r] == LIVE_IN ? REDEFINED : WRITTEN;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < use[i].nrd; k++) {
+            int r = use[i].rd[k];
+            if (r >= e->nregs || state[r] == COUNTED) continue;
+            if (state[r] == LIVE_IN) budget -= reg_width(e, r);
+            else if (state[r] == REDEFINED) waiting += reg_width(e, r);
+            if (state[r] != WRITTEN) state[r] = state[r] == REDEFINED ? COUNTED : COUNTED_FIXED;
+        }
+    if (budget < MIN_BUDGET) budget = MIN_BUDGET;
+    for (int i = 0; i < n; i++) {
+        width[i] = 0;
+        for (int k = 0; k < use[i].nwr; k++) width[i] += reg_width(e, use[i].wr[k]);
+    }
     version_bases(e, first, n, use, mem, count);
     for (int j = 0; j < n; j++) {
         for (int i = 0; i < j; i++)
@@ -201,21 +244,22 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
         for (int j = i + 1; j < n; j++) if (edge[i * n + j] && height[j] > h) h = height[j];
         height[i] = h + weight(&code[i]);
     }
-    int waiting = 0;    /* placed instructions whose value still has uses to place */
+    /* waiting: registers of values that still have reads to place */
     int64_t now = 0;    /* issue cycle of the next instruction */
     for (int step = 0; step < n; step++) {
         int best = -1, best_delta = 0, best_ready = 0;
         for (int i = 0; i < n; i++) {
             if (placed[i] || npred[i]) continue;
             int ready = avail[i] <= now;
-            int delta = uses_left[i] ? 1 : 0;
+            int delta = uses_left[i] ? width[i] : 0;
             for (int k = 0; k < use[i].nrd; k++) {
-                int p = producer[i * BACKEND_MAX_RD + k];
-                if (p >= 0 && uses_left[p] == 1) delta--;
+                int p = producer[i * BACKEND_MAX_RD + k], r = use[i].rd[k];
+                if (p >= 0 && uses_left[p] == 1) delta -= width[p];
+                else if (p < 0 && r < e->nregs && state[r] == COUNTED && old_left[r] == 1) delta -= reg_width(e, r);
             }
             if (best < 0) { best = i; best_delta = delta; best_ready = ready; continue; }
             int better;
-            if (waiting >= PRESSURE_BUDGET && delta != best_delta) better = delta < best_delta;
+            if (waiting >= budget && delta != best_delta) better = delta < best_delta;
             else if (ready != best_ready) better = ready;
             else if (!ready && avail[i] != avail[best]) better = avail[i] < avail[best];
             else better = height[i] > height[best];
@@ -225,10 +269,12 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
         if (avail[best] > now) now = avail[best];
         now += code[best].minst ? 1 : 0;
         order[step] = first + (uint32_t)best;
-        if (uses_left[best]) waiting++;
+        if (uses_left[best]) waiting += width[best];
         for (int k = 0; k < use[best].nrd; k++) {
-            int p = producer[best * BACKEND_MAX_RD + k];
-            if (p >= 0 && uses_left[p] > 0 && --uses_left[p] == 0) waiting--;
+            int p = producer[best * BACKEND_MAX_RD + k], r = use[best].rd[k];
+            if (p >= 0 && uses_left[p] > 0 && --uses_left[p] == 0) waiting -= width[p];
+            else if (p < 0 && r < e->nregs && state[r] == COUNTED && old_left[r] > 0 && --old_left[r] == 0)
+                waiting -= reg_width(e, r);
         }
         for (int j = best + 1; j < n; j++)
             if (edge[best * n + j]) {
@@ -238,6 +284,7 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
             }
     }
     free(use); free(mem); free(edge); free(avail); free(npred); free(height); free(uses_left); free(placed); free(producer);
+    free(width); free(old_left); free(state);
     return 0;
 }
 

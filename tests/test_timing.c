@@ -13,6 +13,7 @@
 #include "isa/asm.h"
 #include "sim/base/config.h"
 #include "sim/front/run.h"
+#include "sim/mem/mem.h"
 #include "sim/timing/occupancy.h"
 
 static void fermi(Config *c)
@@ -445,6 +446,78 @@ static void test_carveout(void **state)
     diag_free(&dl);
 }
 
+/* Run tests/data/lsu_issue.s (SPACE 0 shared, 1 global) on c: the cycles
+ * between the %clock reads around its 16 independent loads. */
+static uint32_t lsu_issue_cycles(const Config *c, const char *space)
+{
+    DiagList dl = { 0 };
+    AsmDefine d[] = { { "SPACE", space } };
+    AsmOptions ao = { d, 1 };
+    Program *p = asm_assemble_file("tests/data/lsu_issue.s", &ao, &dl);
+    assert_non_null(p);
+    Run r;
+    RunOptions o = { 0 };
+    assert_int_equal(run_program(&r, p, c, "test", &o, &dl), RUN_OK);
+    Region *rg = mem_region_of_buffer(&r.mem, 0);
+    assert_non_null(rg);
+    uint32_t t;
+    memcpy(&t, rg->data, 4);
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+    return t;
+}
+
+/* unit.lsu_groups: one warp's 16 independent loads issue one address-stage
+ * occupancy apart.  hopper.ini: 32 lanes in 4 groups = 8 a group, so a
+ * shared load holds its scheduler's stage 32 / 8 = 4 cycles and a global
+ * one unit.lsu_global_cycles = 6; with one group for the SM (32 lanes) 1.
+ * The 15 gaps after the first load cost 15 x (4 - 1) = 45 and 15 x (6 - 1)
+ * = 75 cycles more than with one group; everything else is the same. */
+static void test_lsu_groups_space_a_warps_loads(void **state)
+{
+    (void)state;
+    Config h, one;
+    DiagList dl = { 0 };
+    config_defaults(&h);
+    assert_int_equal(config_load_file(&h, "configs/hopper.ini", &dl), 0);
+    assert_int_equal(h.unit.lsu_groups, 4);
+    assert_int_equal(h.unit.lsu_global_cycles, 6);
+    one = h;
+    set(&one, "unit.lsu_groups=1");
+    uint32_t sh4 = lsu_issue_cycles(&h, "0"), sh1 = lsu_issue_cycles(&one, "0");
+    uint32_t gl4 = lsu_issue_cycles(&h, "1"), gl1 = lsu_issue_cycles(&one, "1");
+    assert_int_equal(sh4 - sh1, 15 * (4 - 1));
+    assert_int_equal(gl4 - gl1, 15 * (6 - 1));
+    assert_true(sh1 >= 16 && gl1 >= 16);      /* one issue slot a load at least */
+    diag_free(&dl);
+}
+
+/* l1.invalidate_on_launch: tests/data/l1_relaunch.s reads one line (4
+ * sectors) in each of two launches.  Kept: the second launch hits the 4
+ * sectors; emptied at each launch: 8 misses, no hit. */
+static void test_l1_invalidate_on_launch(void **state)
+{
+    (void)state;
+    for (int inv = 0; inv < 2; inv++) {
+        Config c;
+        fermi(&c);
+        set(&c, inv ? "l1.invalidate_on_launch=true" : "l1.invalidate_on_launch=false");
+        DiagList dl = { 0 };
+        Program *p = asm_assemble_file("tests/data/l1_relaunch.s", NULL, &dl);
+        assert_non_null(p);
+        Run r;
+        RunOptions o = { 0 };
+        assert_int_equal(run_program(&r, p, &c, "test", &o, &dl), RUN_OK);
+        assert_true(r.has_memstats);
+        assert_int_equal(r.memstats.l1_sector_hits, inv ? 0 : 4);
+        assert_int_equal(r.memstats.l1_sector_misses, inv ? 8 : 4);
+        run_free(&r);
+        program_free(p);
+        diag_free(&dl);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -466,6 +539,8 @@ int main(void)
         cmocka_unit_test(test_barrier_cost_keys),
         cmocka_unit_test(test_cta_launch_cycles),
         cmocka_unit_test(test_carveout),
+        cmocka_unit_test(test_lsu_groups_space_a_warps_loads),
+        cmocka_unit_test(test_l1_invalidate_on_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

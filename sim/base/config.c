@@ -107,6 +107,10 @@ static const ConfigKey keys[] = {
           "INT32 lanes per SM in a pipe of their own, split like the SP lanes into unit.sp_groups groups (Volta to Hopper); 0: integer instructions share the SP pipe (Fermi)."),
     K_INT("unit.dp_groups", unit.dp_groups, 1, 1, 16, 0, "",
           "Groups the unit.dp_width FP64 lanes are split into; with one group per scheduler each scheduler's warps use their own."),
+    K_INT("unit.lsu_groups", unit.lsu_groups, 1, 1, 16, 0, "",
+          "Groups the unit.lsu_width load/store lanes are split into, one per scheduler when it equals sm.schedulers: a warp's memory instruction takes warp_size / (lsu_width / lsu_groups) cycles of its scheduler's group to generate addresses, then the SM's L1 pipe one cycle per wavefront."),
+    K_INT("unit.lsu_global_cycles", unit.lsu_global_cycles, 0, 0, 64, 0, "cycles",
+          "With unit.lsu_groups > 1: cycles a global or local memory instruction holds its scheduler's address stage (64-bit addresses); 0: as long as a shared one."),
     K_INT("unit.sfu_groups", unit.sfu_groups, 1, 1, 16, 0, "",
           "Groups the unit.sfu_width SFU lanes are split into; with one group per scheduler each scheduler's warps use their own."),
 
@@ -144,6 +148,7 @@ static const ConfigKey keys[] = {
     K_INT("l1.mshr_merge", l1.mshr_merge, 8, 1, 1024, 0, "requests", "Misses to a line in flight that one L1 MSHR holds, the first included; one more is refused (lg_throttle) until the fill."),
     K_ENUM("l1.write_policy", l1.write_policy, CACHE_WRITE_THROUGH, write_names, "What a global store does to L1."),
     K_BOOL("l1.alloc_on_write", l1.alloc_on_write, 0, "Allocate a line in L1 on a store miss."),
+    K_BOOL("l1.invalidate_on_launch", l1.invalidate_on_launch, 0, "Empty every SM's L1 at the start of each launch (its dirty lines written to L2 first), as GPUs whose L1 is not coherent must: a line another SM wrote in the last launch is not read stale."),
     K_BOOL("l1.set_hash", l1.set_hash, 0, "Hash the set index (the line address's higher bits XORed in): power-of-two strides spread over the sets instead of filling one."),
 
     K_I64("l2.size_bytes", l2.size_bytes, 768 * 1024, 1024, 1 * GIB, BY, "bytes", "L2 capacity, all slices together."),
@@ -1018,6 +1023,16 @@ static bool unit_groups_fit(const Config *c, char *why, size_t n)
     return false;
 }
 
+static bool lsu_groups_fit(const Config *c, char *why, size_t n)
+{
+    if (c->unit.lsu_groups == 1 ||
+        (c->unit.lsu_groups == c->sm.schedulers && c->unit.lsu_width % c->unit.lsu_groups == 0))
+        return true;
+    snprintf(why, n, "unit.lsu_groups (%d) must be 1 or sm.schedulers (%d), and divide unit.lsu_width (%d)",
+             c->unit.lsu_groups, c->sm.schedulers, c->unit.lsu_width);
+    return false;
+}
+
 static bool fetch_units_fit(const Config *c, char *why, size_t n)
 {
     if (c->sm.fetch_units <= c->sm.schedulers && c->sm.schedulers % c->sm.fetch_units == 0) return true;
@@ -1189,6 +1204,8 @@ static const Rule rules[] = {
       { "sm.fetch_width", "sm.ibuffer_depth" }, fetch_fits_ibuffer },
     { "`unit.dp_width`, `unit.sfu_width` and `unit.int_width` divide into `unit.dp_groups`, `unit.sfu_groups` and `unit.sp_groups` groups.",
       { "unit.dp_width", "unit.sfu_width", "unit.int_width", "unit.dp_groups", "unit.sfu_groups", "unit.sp_groups" }, unit_groups_fit },
+    { "`unit.lsu_groups` is 1 or `sm.schedulers`, and divides `unit.lsu_width`.",
+      { "unit.lsu_groups", "sm.schedulers", "unit.lsu_width" }, lsu_groups_fit },
     { "`sm.fetch_units` divides `sm.schedulers`.",
       { "sm.fetch_units", "sm.schedulers" }, fetch_units_fit },
     { "`sched.two_level_active` <= `sm.max_warps` / `sm.schedulers`.",

@@ -103,6 +103,8 @@ typedef struct Config {
     struct {
         int sp_groups, sp_width, sfu_width, lsu_width, dp_width;
         int int_width, dp_groups, sfu_groups;   /* 0 / 1 / 1: integer ops on the SP pipe, one DP and one SFU pipe */
+        int lsu_groups;                         /* 1: one address stage for the SM */
+        int lsu_global_cycles;                  /* 0: a global access holds it as a shared one does */
     } unit;
     struct {
         int alu, imul, fma, dp, sfu, shared, global_fixed, constant, branch;
@@ -125,6 +127,7 @@ typedef struct Config {
         int write_policy;         /* enum CacheWritePolicy */
         bool alloc_on_write;
         bool set_hash;            /* XOR the line address's higher bits into the set index */
+        bool invalidate_on_launch; /* every SM's L1 starts each launch empty */
     } l1;
     struct {
         int64_t size_bytes;       /* all slices together */

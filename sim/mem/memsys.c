@@ -1155,6 +1155,22 @@ void memsys_part_counters(const MemSys *m, int part, MemPartCounters *out)
     out->dram_queue = dram_params(m->dram)->queue_depth - dram_free_slots(m->dram, part);
 }
 
+/* Give every SM a new, empty L1 of geometry l1: the old one's dirty lines
+ * (local memory) go to L2 first, as memsys_flush writes them. */
+static int replace_l1s(MemSys *m, const CacheConfig *l1)
+{
+    for (int i = 0; i < m->nsms; i++) {
+        CacheUnit *c = cache_create(l1);
+        if (!c) return -1;
+        cache_flush(m->sm[i].l1, flush_l1_line, m);
+        cache_destroy(m->sm[i].l1);
+        m->sm[i].l1 = c;
+        m->sm[i].gen_l1++;          /* a remembered refusal no longer holds */
+    }
+    m->l1_cfg = *l1;
+    return 0;
+}
+
 int memsys_set_l1_bytes(MemSys *m, int64_t bytes)
 {
     if (bytes == memsys_l1_bytes(m) || memsys_busy(m)) return 0;   /* between launches only */
@@ -1165,13 +1181,12 @@ int memsys_set_l1_bytes(MemSys *m, int64_t bytes)
     if (lines < 1 || lines % sets) return -1;
     l1.sets = sets;
     l1.ways = lines / sets;
-    for (int i = 0; i < m->nsms; i++) {
-        CacheUnit *c = cache_create(&l1);
-        if (!c) return -1;
-        cache_destroy(m->sm[i].l1);
-        m->sm[i].l1 = c;
-        m->sm[i].gen_l1++;          /* a remembered refusal no longer holds */
-    }
-    m->l1_cfg = l1;
-    return 0;
+    return replace_l1s(m, &l1);
+}
+
+int memsys_invalidate_l1(MemSys *m)
+{
+    if (memsys_busy(m)) return 0;   /* between launches only */
+    CacheConfig l1 = m->l1_cfg;
+    return replace_l1s(m, &l1);
 }

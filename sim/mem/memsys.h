@@ -158,6 +158,10 @@ void memsys_flush(MemSys *m);
  * No-op if the size is unchanged.  0 ok, -1 out of memory. */
 int memsys_set_l1_bytes(MemSys *m, int64_t bytes);
 int64_t memsys_l1_bytes(const MemSys *m);
+/* Empty every SM's L1 (l1.invalidate_on_launch, between launches): dirty
+ * lines are written to L2 first.  No-op while anything is in flight.  0 ok,
+ * -1 out of memory. */
+int memsys_invalidate_l1(MemSys *m);
 
 const MemStats *memsys_stats(MemSys *m);   /* brings dram_cycles up to the last tick */
 

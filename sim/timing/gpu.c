@@ -52,6 +52,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         int64_t need = (int64_t)t.occ.blocks * (int64_t)t.occ.smem_per_block;   /* reserve included */
         if (memsys_set_l1_bytes(ms, config_l1_bytes_for(cfg, need))) { kernel_free(&k); return -1; }
     }
+    if (ms && cfg->l1.invalidate_on_launch && memsys_invalidate_l1(ms)) { kernel_free(&k); return -1; }
     if (ms) st->l1_bytes = (uint64_t)memsys_l1_bytes(ms);
     t.k = &k;
     t.st = st;

@@ -68,6 +68,11 @@ int sm_init(Sm *sm, int id, const Config *cfg)
         sm->pipe_bound[p] = (uint8_t)(u[p].bound && sm->pipe_groups[p] == sm->nsched);
     }
     sm->has_int = cfg->unit.int_width > 0;
+    /* split load/store lanes: each scheduler generates its warps' addresses
+     * (lsu_width / lsu_groups lanes), the L1 behind them is the SM's */
+    int lw = cfg->unit.lsu_groups > 1 ? cfg->unit.lsu_width / cfg->unit.lsu_groups : 0;
+    sm->agu_ii = lw > 0 && sm->nsched <= 16 ? (ws + lw - 1) / lw : 0;   /* lsu_groups == schedulers (config.c) */
+    sm->agu_global_ii = sm->agu_ii && cfg->unit.lsu_global_cycles > 0 ? cfg->unit.lsu_global_cycles : sm->agu_ii;
     sm->slots = aligned_alloc(64, (size_t)sm->nslots * sizeof *sm->slots);   /* 64-byte records */
     if (sm->slots) memset(sm->slots, 0, (size_t)sm->nslots * sizeof *sm->slots);
     sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
@@ -468,6 +473,11 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     v.pipe = pipe_of(sm, in);
     if (v.pipe == PIPE_NONE) return v;
     uint64_t soonest = SM_NEVER;
+    if (v.pipe == PIPE_LSU && sm->agu_ii && sm->agu_free[sw->sched] > now) {   /* its block's address stage */
+        v.reason = in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
+        v.until = sm->agu_free[sw->sched];
+        return v;
+    }
     if (sm->pipe_bound[v.pipe]) {          /* its own processing block's unit */
         uint64_t f = sm->pipe_free[v.pipe][sw->sched];
         if (f <= now) { v.group = sw->sched; return v; }
@@ -588,6 +598,11 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe] * (uint64_t)slots;
     if (cost.wavefronts > 1 && (uint64_t)cost.wavefronts > busy) busy = (uint64_t)cost.wavefronts;
     if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + busy;
+    if (v->pipe == PIPE_LSU && sm->agu_ii) {
+        int sp = out.has_mem ? out.mem.space : e->code[pc].space;
+        int ii = sp == SP_GLOBAL || sp == SP_LOCAL ? sm->agu_global_ii : sm->agu_ii;
+        sm->agu_free[sw->sched] = now + (uint64_t)ii * (uint64_t)slots;
+    }
     if (pc < (uint32_t)e->ncode) {
         const Instr *in = &e->code[pc];
         int space = out.has_mem ? out.mem.space : in->space;

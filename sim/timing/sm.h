@@ -113,6 +113,9 @@ typedef struct Sm {
     int pipe_groups[PIPE_COUNT];
     int pipe_ii[PIPE_COUNT];           /* initiation interval: warp_size / width */
     uint8_t pipe_bound[PIPE_COUNT];    /* a warp uses its scheduler's group (one group per scheduler) */
+    int agu_ii, agu_global_ii;         /* unit.lsu_groups > 1: cycles a shared (global or local) memory
+                                          instruction holds its scheduler's address stage (0: no such stage) */
+    uint64_t agu_free[16];             /* per scheduler: cycle its address stage is free */
     uint8_t has_int;                   /* integer instructions have a pipe of their own */
     int *rank;                         /* per slot: visiting order this cycle (scratch) */
     SmRetry retry;                     /* active: read every cycle */
