@@ -15,9 +15,10 @@
  *   docs/validation/cycles_sm_active.svg  simulated vs measured, log-log
  *   docs/validation/cycles_elapsed.svg
  *   docs/validation.md                    the section between the markers
- * Usage: validate [--threads N] [--only KERNEL] [--max-threads T] [--no-write]
+ * Usage: validate [--threads N] [--only KERNEL] [--max-threads T] [--set KEY=VALUE]... [--no-write]
  *   --max-threads T   leave out launches of more than T threads (said so in the table)
  *   --all             also the launches split.csv marks slow (minutes each)
+ *   --set KEY=VALUE   change a key of hopper.ini for this run (a what-if; implies --no-write)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -450,13 +451,19 @@ int main(int argc, char **argv)
     double max_threads = 0;
     int all = 0;
     const char *only = NULL;
+    const char *sets[32];
+    int nsets = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--no-write")) write = 0;
         else if (!strcmp(argv[i], "--all")) all = 1;
         else if (!strcmp(argv[i], "--max-threads") && i + 1 < argc) max_threads = atof(argv[++i]);
-        else { fprintf(stderr, "usage: validate [--threads N] [--only KERNEL] [--max-threads T] [--all] [--no-write]\n"); return 2; }
+        else if (!strcmp(argv[i], "--set") && i + 1 < argc && nsets < 32) { sets[nsets++] = argv[++i]; write = 0; }
+        else {
+            fprintf(stderr, "usage: validate [--threads N] [--only KERNEL] [--max-threads T] [--all] [--set KEY=VALUE]... [--no-write]\n");
+            return 2;
+        }
     }
     if (!all && max_threads == 0) max_threads = DEFAULT_MAX_THREADS;
     if (threads < 1) threads = 1;
@@ -464,7 +471,9 @@ int main(int argc, char **argv)
     Work w = { 0 };
     DiagList dl = { 0 };
     config_defaults(&w.cfg);
-    if (config_load_file(&w.cfg, CONFIG, &dl) || config_validate(&w.cfg, &dl)) { diag_print(&dl, stderr); return 2; }
+    if (config_load_file(&w.cfg, CONFIG, &dl)) { diag_print(&dl, stderr); return 2; }
+    for (int i = 0; i < nsets; i++) if (config_set(&w.cfg, sets[i], &dl)) { diag_print(&dl, stderr); return 2; }
+    if (config_validate(&w.cfg, &dl)) { diag_print(&dl, stderr); return 2; }
     w.n = load(&w.l, only, max_threads, all);
     if (w.n < 0) return 2;
     fprintf(stderr, "validate: %d launches on %s, %d threads\n", w.n, CONFIG, threads);
