@@ -123,6 +123,12 @@ unit-asan: check-cmocka $(TEST_BIN) $(BUILD)/gpusim
 bench: $(BUILD)/bench
 	$(BUILD)/bench
 
+# what a barrier between host threads costs (docs/parallel.md)
+bench-sync:
+	@mkdir -p $(BUILD)
+	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench_sync tests/bench_sync.c -lpthread
+	$(BUILD)/bench_sync 2 2000000
+
 $(BUILD)/bench: tests/bench.c $(BUILD)/libgpusim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libgpusim.a $(LDLIBS)
