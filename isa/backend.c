@@ -282,8 +282,11 @@ int backend_run(Entry *e, const Var *vars, int nvars)
     backend_regalloc_free(&ra);
     /* after the allocation: its liveness reads the branches as written */
     m->if_converted = backend_if_convert(m);
+    /* vector loads from the neighbours the block schedule made, then the
+     * if-converted runs scheduled as one (their vector loads move whole) */
     m->vectorized = backend_vectorize(m, vars, nvars);
-    if (m->if_converted < 0 || m->vectorized < 0) { free(order); free(m); free(code); return -1; }
+    int regions = m->if_converted > 0 && m->vectorized >= 0 ? backend_schedule_regions(m) : 0;
+    if (m->if_converted < 0 || regions < 0 || m->vectorized < 0) { free(order); free(m); free(code); return -1; }
     e->regs_spilled = m->regs_spilled;
     e->machine = m;
     e->morder = order;

@@ -66,6 +66,14 @@ int backend_depends(const Entry *e, uint32_t a, uint32_t b);
 /* The machine order of e: order[mpc] = source pc, a permutation inside
  * each basic block.  0 ok, -1 out of memory. */
 int backend_schedule(const Entry *e, uint32_t *order);
+/* After if-conversion (m: a machine entry): the blocks an if-converted
+ * branch joins run straight through, so ptxas schedules them as one (nvcc's
+ * tiled_mm: the bounds-checked B-tile load rises above the A tile's shared
+ * store).  Schedules each such run of blocks as one block, in place (code
+ * and morder), the folded branches kept just before the run's own branch
+ * and retargeted to the pc after them.  Returns how many runs, -1 out of
+ * memory. */
+int backend_schedule_regions(Entry *m);
 
 /* ---- register allocation (regalloc.c) ----------------------------------- */
 /* ptxas reports the registers used plus the reserved ones, rounded up to

@@ -175,7 +175,11 @@ int backend_depends(const Entry *e, uint32_t a, uint32_t b)
 }
 
 /* Schedule one block of n instructions starting at `first`. */
-static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order, uint32_t *count)
+/* live_out: the value registers live after the block (a bitset), or NULL
+ * (all of them).  A register read from before the block that is not
+ * live-out frees its registers at its last read. */
+static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order, uint32_t *count,
+                          const uint64_t *live_out)
 {
     RegUse *use = malloc((size_t)n * sizeof *use);
     MemRef *mem = malloc((size_t)n * sizeof *mem);
@@ -213,9 +217,10 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
         for (int k = 0; k < use[i].nrd; k++) {
             int r = use[i].rd[k];
             if (r >= e->nregs || state[r] == COUNTED) continue;
-            if (state[r] == LIVE_IN) budget -= reg_width(e, r);
-            else if (state[r] == REDEFINED) waiting += reg_width(e, r);
-            if (state[r] != WRITTEN) state[r] = state[r] == REDEFINED ? COUNTED : COUNTED_FIXED;
+            int dies = state[r] == REDEFINED || (state[r] == LIVE_IN && live_out && !(live_out[r / 64] >> (r % 64) & 1));
+            if (dies) waiting += reg_width(e, r);
+            else if (state[r] == LIVE_IN) budget -= reg_width(e, r);
+            if (state[r] != WRITTEN) state[r] = dies ? COUNTED : COUNTED_FIXED;
         }
     if (budget < MIN_BUDGET) budget = MIN_BUDGET;
     for (int i = 0; i < n; i++) {
@@ -288,17 +293,146 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
     return 0;
 }
 
+/* Value registers live at the end of each block: out[b * words ..], a
+ * bitset (backward dataflow over the CFG).  NULL when out of memory. */
+static uint64_t *live_out_sets(const Entry *e, int *words_out)
+{
+    int words = (e->nregs + 63) / 64 + 1, nb = e->nblocks;
+    uint64_t *use = calloc((size_t)nb * (size_t)words, 8), *def = calloc((size_t)nb * (size_t)words, 8);
+    uint64_t *in = calloc((size_t)nb * (size_t)words, 8), *out = calloc((size_t)nb * (size_t)words, 8);
+    if (!use || !def || !in || !out) { free(use); free(def); free(in); free(out); return NULL; }
+    for (int b = 0; b < nb; b++) {
+        uint64_t *U = &use[(size_t)b * words], *D = &def[(size_t)b * words];
+        for (uint32_t pc = e->blocks[b].first; pc <= e->blocks[b].last; pc++) {
+            RegUse u;
+            backend_reg_use(e, &e->code[pc], &u);
+            for (int k = 0; k < u.nrd; k++)
+                if (u.rd[k] < e->nregs && !(D[u.rd[k] / 64] >> (u.rd[k] % 64) & 1)) U[u.rd[k] / 64] |= 1ull << (u.rd[k] % 64);
+            /* a guarded write may leave the old value: not a definition */
+            if (e->code[pc].guard == REG_NONE)
+                for (int k = 0; k < u.nwr; k++) if (u.wr[k] < e->nregs) D[u.wr[k] / 64] |= 1ull << (u.wr[k] % 64);
+        }
+    }
+    for (int changed = 1; changed; ) {
+        changed = 0;
+        for (int b = nb - 1; b >= 0; b--) {
+            uint64_t *O = &out[(size_t)b * words], *I = &in[(size_t)b * words];
+            for (int k = 0; k < e->blocks[b].nsucc; k++) {
+                int sb = e->blocks[b].succ[k];
+                if (sb < 0) continue;
+                for (int w = 0; w < words; w++) O[w] |= in[(size_t)sb * words + w];
+            }
+            for (int w = 0; w < words; w++) {
+                uint64_t v = use[(size_t)b * words + w] | (O[w] & ~def[(size_t)b * words + w]);
+                if (v != I[w]) { I[w] = v; changed = 1; }
+            }
+        }
+    }
+    free(use); free(def); free(in);
+    *words_out = words;
+    return out;
+}
+
 int backend_schedule(const Entry *e, uint32_t *order)
 {
     for (int pc = 0; pc < e->ncode; pc++) order[pc] = (uint32_t)pc;
     uint32_t *count = calloc((size_t)(e->nregs + e->npreds + 1), sizeof *count);
-    if (!count) return -1;
+    int words = 0;
+    uint64_t *live = live_out_sets(e, &words);
+    if (!count || !live) { free(count); free(live); return -1; }
     for (int b = 0; b < e->nblocks; b++) {
         const BasicBlock *bb = &e->blocks[b];
         int n = (int)(bb->last - bb->first + 1);
         if (n < 2 || n > MAX_BLOCK) continue;
-        if (schedule_block(e, bb->first, n, &order[bb->first], count)) { free(count); return -1; }
+        if (schedule_block(e, bb->first, n, &order[bb->first], count, &live[(size_t)b * words])) {
+            free(count); free(live); return -1;
+        }
     }
     free(count);
+    free(live);
     return 0;
+}
+
+/* An if-converted branch: a folded branch to the next pc (ifconv.c). */
+static int folded_branch(const Instr *in, int pc)
+{
+    return in->op == OP_BRA && in->minst == 0 && in->guard == REG_NONE && in->opd[0].imm == pc + 1;
+}
+
+static int is_control(const Instr *in)
+{
+    return in->op == OP_BRA || in->op == OP_RET || in->op == OP_EXIT;
+}
+
+int backend_schedule_regions(Entry *m)
+{
+    int n = m->ncode;
+    uint8_t *entry = calloc((size_t)n + 1, 1);
+    uint32_t *count = calloc((size_t)(m->nregs + m->npreds + 1), sizeof *count);
+    uint32_t *order = malloc(((size_t)n + 1) * sizeof *order), *src = malloc(((size_t)n + 1) * sizeof *src);
+    uint32_t *morder = malloc(((size_t)n + 1) * sizeof *morder);
+    Instr *scratch = malloc(((size_t)n + 1) * sizeof *scratch), *code = malloc(((size_t)n + 1) * sizeof *code);
+    int words = 0;
+    uint64_t *live = live_out_sets(m, &words);
+    if (!entry || !count || !order || !src || !morder || !scratch || !code || !live) {
+        free(entry); free(count); free(order); free(src); free(morder); free(scratch); free(code); free(live);
+        return -1;
+    }
+    /* pcs control can arrive at other than by falling through */
+    entry[0] = 1;
+    for (int pc = 0; pc < n; pc++) {
+        const Instr *in = &m->code[pc];
+        if (in->op != OP_BRA || folded_branch(in, pc)) continue;
+        if (in->opd[0].imm >= 0 && in->opd[0].imm <= n) entry[in->opd[0].imm] = 1;
+        if (in->reconv <= (uint32_t)n) entry[in->reconv] = 1;
+    }
+    int merged = 0;
+    for (int b = 0; b < m->nblocks; ) {
+        int first_b = b, last_b = b;
+        /* on through a folded branch or a fall-through, unless control can
+         * also come to the next block some other way */
+        while (last_b + 1 < m->nblocks && !entry[m->blocks[last_b + 1].first]) {
+            uint32_t end = m->blocks[last_b].last;
+            if (!folded_branch(&m->code[end], (int)end) && is_control(&m->code[end])) break;
+            last_b++;
+        }
+        uint32_t first = m->blocks[first_b].first, last = m->blocks[last_b].last;
+        b = last_b + 1;
+        if (last_b == first_b) continue;               /* one block: scheduled already */
+        /* the region's instructions without its folded branches, its final
+         * branch (if any) last; the folded ones go just before that */
+        int nreal = 0, nfold = 0;
+        uint32_t fold[64];
+        for (uint32_t pc = first; pc <= last; pc++) {
+            if (folded_branch(&m->code[pc], (int)pc) && nfold < 64) fold[nfold++] = pc;
+            else { src[nreal] = pc; scratch[nreal++] = m->code[pc]; }
+        }
+        if (nfold == 64 || nreal > MAX_BLOCK) continue;
+        Entry view = *m;
+        view.code = scratch;
+        view.ncode = nreal;
+        for (int i = 0; i < nreal; i++) order[i] = (uint32_t)i;
+        if (nreal >= 2 && schedule_block(&view, 0, nreal, order, count, &live[(size_t)last_b * words])) {
+            free(entry); free(count); free(order); free(src); free(morder); free(scratch); free(code); free(live);
+            return -1;
+        }
+        int has_final = is_control(&scratch[order[nreal - 1]]);
+        uint32_t pc = first;
+        for (int i = 0; i < nreal - has_final; i++) {
+            morder[pc] = m->morder[src[order[i]]];
+            code[pc++] = scratch[order[i]];
+        }
+        for (int i = 0; i < nfold; i++) {
+            morder[pc] = m->morder[fold[i]];
+            code[pc] = m->code[fold[i]];
+            code[pc].opd[0].imm = pc + 1;
+            code[pc].reconv = pc + 1;
+            pc++;
+        }
+        if (has_final) { morder[pc] = m->morder[src[order[nreal - 1]]]; code[pc++] = scratch[order[nreal - 1]]; }
+        for (uint32_t q = first; q <= last; q++) { m->code[q] = code[q]; m->morder[q] = morder[q]; }
+        merged++;
+    }
+    free(entry); free(count); free(order); free(src); free(morder); free(scratch); free(code); free(live);
+    return merged;
 }
