@@ -99,6 +99,12 @@ typedef struct RegAlloc {
     uint32_t *first, *last;   /* per value register: live range in pcs of
                                  e's order, first > last if never live */
 } RegAlloc;
+/* Liveness over e's CFG (backward dataflow): per block b, the registers
+ * live on entry and on exit, (nregs + npreds + 63) / 64 words each from
+ * b times that (a value register r is bit r, predicate p bit nregs + p; a
+ * guarded write does not kill).  0 ok, 1 too large (NULLs), -1 out of
+ * memory. */
+int backend_liveness(const Entry *e, uint64_t **in, uint64_t **out);
 /* Allocate e's registers in e's own order.  0 ok, -1 out of memory or too
  * large to allocate (ra->regs then holds the count by use). */
 int backend_regalloc(const Entry *e, RegAlloc *ra);

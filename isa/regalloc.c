@@ -75,27 +75,15 @@ static int colour(const Entry *e, int N, int nw, const Word *adj, const int *ord
     return used;
 }
 
-int backend_regalloc(const Entry *e, RegAlloc *ra)
+int backend_liveness(const Entry *e, uint64_t **in_out, uint64_t **out_out)
 {
-    memset(ra, 0, sizeof *ra);
-    int nr = e->nregs, np = e->npreds, N = nr + np, nb = e->nblocks;
-    ra->regs = count_by_use(e);
-    ra->phys = malloc((size_t)(nr ? nr : 1) * sizeof *ra->phys);
-    ra->pphys = malloc((size_t)(np ? np : 1) * sizeof *ra->pphys);
-    ra->first = malloc((size_t)(nr ? nr : 1) * sizeof *ra->first);
-    ra->last = malloc((size_t)(nr ? nr : 1) * sizeof *ra->last);
-    if (!ra->phys || !ra->pphys || !ra->first || !ra->last) return -1;
-    for (int r = 0; r < nr; r++) { ra->phys[r] = -1; ra->first[r] = UINT32_MAX; ra->last[r] = 0; }
-    for (int r = 0; r < np; r++) ra->pphys[r] = -1;
-    if (N == 0 || e->ncode == 0) { ra->regs = 0; return 0; }
-    int nw = (N + WBITS - 1) / WBITS;
-    if (N > MAX_REGS || (int64_t)nb * nw * 4 * WBITS > MAX_BITS || (int64_t)e->ncode * N > MAX_BITS) return -1;
+    int N = e->nregs + e->npreds, nb = e->nblocks, nw = (N + WBITS - 1) / WBITS;
+    *in_out = *out_out = NULL;
+    if (N > MAX_REGS || (int64_t)nb * nw * 4 * WBITS > MAX_BITS) return 1;
+    if (nw == 0) nw = 1;
     Word *use = calloc((size_t)nb * (size_t)nw, sizeof(Word)), *def = calloc((size_t)nb * (size_t)nw, sizeof(Word));
     Word *in = calloc((size_t)nb * (size_t)nw, sizeof(Word)), *out = calloc((size_t)nb * (size_t)nw, sizeof(Word));
-    Word *adj = calloc((size_t)N * (size_t)nw, sizeof(Word)), *live = calloc((size_t)nw, sizeof(Word));
-    int *ord = malloc((size_t)N * sizeof *ord), *col = malloc((size_t)N * sizeof *col);
-    int rc = -1;
-    if (!use || !def || !in || !out || !adj || !live || !ord || !col) goto done;
+    if (!use || !def || !in || !out) { free(use); free(def); free(in); free(out); return -1; }
     RegUse u;
     for (int b = 0; b < nb; b++) {
         Word *ub = &use[(size_t)b * nw], *db = &def[(size_t)b * nw];
@@ -104,6 +92,7 @@ int backend_regalloc(const Entry *e, RegAlloc *ra)
             backend_reg_use(e, x, &u);
             for (int i = 0; i < u.nrd; i++) if (!test(db, u.rd[i])) set(ub, u.rd[i]);
             for (int i = 0; i < u.nwr; i++) {
+                /* a guarded write keeps the old value in the lanes it skips */
                 if (x->guard != REG_NONE && !test(db, u.wr[i])) set(ub, u.wr[i]);
                 set(db, u.wr[i]);
             }
@@ -125,6 +114,34 @@ int backend_regalloc(const Entry *e, RegAlloc *ra)
             }
         }
     }
+    free(use);
+    free(def);
+    *in_out = in;
+    *out_out = out;
+    return 0;
+}
+
+int backend_regalloc(const Entry *e, RegAlloc *ra)
+{
+    memset(ra, 0, sizeof *ra);
+    int nr = e->nregs, np = e->npreds, N = nr + np, nb = e->nblocks;
+    ra->regs = count_by_use(e);
+    ra->phys = malloc((size_t)(nr ? nr : 1) * sizeof *ra->phys);
+    ra->pphys = malloc((size_t)(np ? np : 1) * sizeof *ra->pphys);
+    ra->first = malloc((size_t)(nr ? nr : 1) * sizeof *ra->first);
+    ra->last = malloc((size_t)(nr ? nr : 1) * sizeof *ra->last);
+    if (!ra->phys || !ra->pphys || !ra->first || !ra->last) return -1;
+    for (int r = 0; r < nr; r++) { ra->phys[r] = -1; ra->first[r] = UINT32_MAX; ra->last[r] = 0; }
+    for (int r = 0; r < np; r++) ra->pphys[r] = -1;
+    if (N == 0 || e->ncode == 0) { ra->regs = 0; return 0; }
+    int nw = (N + WBITS - 1) / WBITS;
+    if (N > MAX_REGS || (int64_t)nb * nw * 4 * WBITS > MAX_BITS || (int64_t)e->ncode * N > MAX_BITS) return -1;
+    Word *in = NULL, *out = NULL;
+    Word *adj = calloc((size_t)N * (size_t)nw, sizeof(Word)), *live = calloc((size_t)nw, sizeof(Word));
+    int *ord = malloc((size_t)N * sizeof *ord), *col = malloc((size_t)N * sizeof *col);
+    int rc = -1;
+    if (!adj || !live || !ord || !col || backend_liveness(e, &in, &out) != 0) goto done;
+    RegUse u;
     /* interference, live ranges and the most registers live at once */
     int max_live = 0;
     for (int b = 0; b < nb; b++) {
@@ -190,6 +207,6 @@ int backend_regalloc(const Entry *e, RegAlloc *ra)
     ra->regs = regs < BACKEND_MIN_REGS ? BACKEND_MIN_REGS : regs;
     rc = 0;
 done:
-    free(use); free(def); free(in); free(out); free(adj); free(live); free(ord); free(col);
+    free(in); free(out); free(adj); free(live); free(ord); free(col);
     return rc;
 }

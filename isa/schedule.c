@@ -293,44 +293,17 @@ static int schedule_block(const Entry *e, uint32_t first, int n, uint32_t *order
     return 0;
 }
 
-/* Value registers live at the end of each block: out[b * words ..], a
- * bitset (backward dataflow over the CFG).  NULL when out of memory. */
-static uint64_t *live_out_sets(const Entry *e, int *words_out)
+/* The registers live at the end of each block (backend_liveness):
+ * out[b * *words ..]; NULL and *words 0 if the entry is too large to
+ * analyse (every register then counts as live after its block). */
+static int live_out_sets(const Entry *e, uint64_t **out, int *words)
 {
-    int words = (e->nregs + 63) / 64 + 1, nb = e->nblocks;
-    uint64_t *use = calloc((size_t)nb * (size_t)words, 8), *def = calloc((size_t)nb * (size_t)words, 8);
-    uint64_t *in = calloc((size_t)nb * (size_t)words, 8), *out = calloc((size_t)nb * (size_t)words, 8);
-    if (!use || !def || !in || !out) { free(use); free(def); free(in); free(out); return NULL; }
-    for (int b = 0; b < nb; b++) {
-        uint64_t *U = &use[(size_t)b * words], *D = &def[(size_t)b * words];
-        for (uint32_t pc = e->blocks[b].first; pc <= e->blocks[b].last; pc++) {
-            RegUse u;
-            backend_reg_use(e, &e->code[pc], &u);
-            for (int k = 0; k < u.nrd; k++)
-                if (u.rd[k] < e->nregs && !(D[u.rd[k] / 64] >> (u.rd[k] % 64) & 1)) U[u.rd[k] / 64] |= 1ull << (u.rd[k] % 64);
-            /* a guarded write may leave the old value: not a definition */
-            if (e->code[pc].guard == REG_NONE)
-                for (int k = 0; k < u.nwr; k++) if (u.wr[k] < e->nregs) D[u.wr[k] / 64] |= 1ull << (u.wr[k] % 64);
-        }
-    }
-    for (int changed = 1; changed; ) {
-        changed = 0;
-        for (int b = nb - 1; b >= 0; b--) {
-            uint64_t *O = &out[(size_t)b * words], *I = &in[(size_t)b * words];
-            for (int k = 0; k < e->blocks[b].nsucc; k++) {
-                int sb = e->blocks[b].succ[k];
-                if (sb < 0) continue;
-                for (int w = 0; w < words; w++) O[w] |= in[(size_t)sb * words + w];
-            }
-            for (int w = 0; w < words; w++) {
-                uint64_t v = use[(size_t)b * words + w] | (O[w] & ~def[(size_t)b * words + w]);
-                if (v != I[w]) { I[w] = v; changed = 1; }
-            }
-        }
-    }
-    free(use); free(def); free(in);
-    *words_out = words;
-    return out;
+    uint64_t *in = NULL;
+    int rc = backend_liveness(e, &in, out);
+    free(in);
+    *words = rc == 0 ? (e->nregs + e->npreds + 63) / 64 : 0;
+    if (*words == 0 && rc == 0) *words = 1;
+    return rc < 0 ? -1 : 0;
 }
 
 int backend_schedule(const Entry *e, uint32_t *order)
@@ -338,13 +311,13 @@ int backend_schedule(const Entry *e, uint32_t *order)
     for (int pc = 0; pc < e->ncode; pc++) order[pc] = (uint32_t)pc;
     uint32_t *count = calloc((size_t)(e->nregs + e->npreds + 1), sizeof *count);
     int words = 0;
-    uint64_t *live = live_out_sets(e, &words);
-    if (!count || !live) { free(count); free(live); return -1; }
+    uint64_t *live = NULL;
+    if (!count || live_out_sets(e, &live, &words)) { free(count); free(live); return -1; }
     for (int b = 0; b < e->nblocks; b++) {
         const BasicBlock *bb = &e->blocks[b];
         int n = (int)(bb->last - bb->first + 1);
         if (n < 2 || n > MAX_BLOCK) continue;
-        if (schedule_block(e, bb->first, n, &order[bb->first], count, &live[(size_t)b * words])) {
+        if (schedule_block(e, bb->first, n, &order[bb->first], count, live ? &live[(size_t)b * words] : NULL)) {
             free(count); free(live); return -1;
         }
     }
@@ -373,8 +346,8 @@ int backend_schedule_regions(Entry *m)
     uint32_t *morder = malloc(((size_t)n + 1) * sizeof *morder);
     Instr *scratch = malloc(((size_t)n + 1) * sizeof *scratch), *code = malloc(((size_t)n + 1) * sizeof *code);
     int words = 0;
-    uint64_t *live = live_out_sets(m, &words);
-    if (!entry || !count || !order || !src || !morder || !scratch || !code || !live) {
+    uint64_t *live = NULL;
+    if (!entry || !count || !order || !src || !morder || !scratch || !code || live_out_sets(m, &live, &words)) {
         free(entry); free(count); free(order); free(src); free(morder); free(scratch); free(code); free(live);
         return -1;
     }
@@ -412,7 +385,7 @@ int backend_schedule_regions(Entry *m)
         view.code = scratch;
         view.ncode = nreal;
         for (int i = 0; i < nreal; i++) order[i] = (uint32_t)i;
-        if (nreal >= 2 && schedule_block(&view, 0, nreal, order, count, &live[(size_t)last_b * words])) {
+        if (nreal >= 2 && schedule_block(&view, 0, nreal, order, count, live ? &live[(size_t)last_b * words] : NULL)) {
             free(entry); free(count); free(order); free(src); free(morder); free(scratch); free(code); free(live);
             return -1;
         }
