@@ -26,6 +26,7 @@ static size_t lay_out(Sm *sm, char *base)
     sm->due = carve(base, &off, nw * 8);
     sm->fetchable = carve(base, &off, nw * 8);
     sm->refetch = carve(base, &off, nw * 8);
+    sm->held_wait = carve(base, &off, nw * 8);
     sm->far = carve(base, &off, nw * 8);
     sm->sched_slots = carve(base, &off, (size_t)sm->nsched * nw * 8);
     sm->fetch_slots = carve(base, &off, (size_t)sm->nfetch * nw * 8);
@@ -421,11 +422,12 @@ typedef struct Verdict {
     uint64_t until;          /* when to look again */
     Pipe pipe;
     int group;
+    int held;                /* waits for the LSU the held access blocks (until: SM_NEVER) */
 } Verdict;
 
 static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 {
-    Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0 };
+    Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0, 0 };
     uint64_t now = t->now;
     if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->inflight ? SM_NEVER : sw->mem_done; return v; }
     /* a barrier releases its warps from the next cycle on, whichever
@@ -489,8 +491,11 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     }
     v.reason = v.pipe != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE
              : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
-    /* a pipe held by a retried memory request frees at an unknown cycle */
-    v.until = soonest == SM_NEVER ? now + 1 : soonest;
+    /* a pipe held by a retried memory request frees at an unknown cycle:
+     * the retry wakes the warp (retry_access); until then each look would
+     * give this same verdict */
+    v.until = soonest;
+    v.held = soonest == SM_NEVER;
     return v;
 }
 
@@ -547,6 +552,15 @@ static int retry_access(Sm *sm, Timing *t)
     if (st == MEM_RETRY) return 1;
     r->active = 0;
     for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = t->now + (uint64_t)sm->pipe_ii[PIPE_LSU];
+    /* the warps that waited for the LSU look again now, as they would had
+     * they looked every cycle */
+    for (int wi = 0; wi < sm->nwords; wi++) {
+        for (uint64_t bits = sm->held_wait[wi]; bits; bits &= bits - 1) {
+            int s = wi * 64 + __builtin_ctzll(bits);
+            if (sm->wake[s] > t->now) wake_set(sm, s, t->now);
+        }
+        sm->held_wait[wi] = 0;
+    }
     SmWarp *sw = &sm->slots[r->slot];
     sw->inflight--;                  /* counted again below if still pending */
     hierarchy_answer(sm, t, r->slot, r->tag, st, done);
@@ -774,6 +788,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
             Verdict v = evaluate(sm, t, sw);
+            uint64_t bit = 1ull << (slot % 64);
+            sm->held_wait[slot / 64] = v.held ? sm->held_wait[slot / 64] | bit : sm->held_wait[slot / 64] & ~bit;
             int candidate = visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
                 if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }

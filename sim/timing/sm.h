@@ -100,6 +100,7 @@ typedef struct Sm {
     uint64_t *sched_slots;             /* per scheduler: its slots (nwords words each) */
     uint64_t *fetchable;               /* bit per slot: the fetch unit may serve it now */
     uint64_t *refetch;                 /* bit per slot: it may once its branch target is known */
+    uint64_t *held_wait;               /* bit per slot: waits for the LSU a retried access holds */
     uint64_t *wake;                    /* per slot: nothing to evaluate before this cycle */
     SmWarp *slots;
     Sched *sched;
