@@ -79,6 +79,11 @@ typedef struct SmPort {
     uint64_t ref_gen, ref_fp;
     uint32_t ref_tag;
     int ref_slot, ref_why;   /* ref_why: 0 none, else the RETRY_* cause */
+    /* The refused access's dry run, which holds while the L1 is as it was
+     * (gen_l1 and gen_acc unchanged): a retry that only waits for the
+     * crossbar or a record skips the coalescer and the tag lookups. */
+    uint64_t plan_l1, plan_acc;
+    int plan_why, plan_flits, plan_packets, plan_need_rec;
     uint64_t l1_hits, l1_misses;   /* this SM's part of MemStats' (memsys_sm_counters) */
 } SmPort;
 
@@ -768,9 +773,15 @@ int memsys_access_ex(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
     SmPort *P = &m->sm[sm];
     if (now < P->l1_free) { m->st.retry_l1_busy++; return MEM_RETRY; }
     uint64_t fp = fingerprint(a, flags);
-    if (P->ref_why && P->ref_slot == slot && P->ref_tag == tag && P->ref_fp == fp &&
-        P->ref_gen == refusal_gen(m, sm, P->ref_why))
-        return refuse(m, P->ref_why);
+    int same = P->ref_why && P->ref_slot == slot && P->ref_tag == tag && P->ref_fp == fp;
+    if (same && P->ref_gen == refusal_gen(m, sm, P->ref_why)) return refuse(m, P->ref_why);
+    if (same && P->plan_l1 == P->gen_l1 && P->plan_acc == P->gen_acc) {
+        /* the dry run would plan what it planned: only the checks after it can change */
+        int why = P->plan_why;
+        if (!why && P->plan_packets && !icnt_src_fits(m->req, sm, P->plan_flits, P->plan_packets)) why = RETRY_ICNT;
+        if (!why && P->plan_need_rec && P->rec_free < 0) why = RETRY_RECORDS;
+        if (why) return remember(m, sm, slot, tag, fp, why);
+    }
     AccPlan pl;
     plan_kind(m, a, flags, &pl);
     uint32_t bytes_req;
@@ -780,6 +791,12 @@ int memsys_access_ex(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
     if (n == 0) { *done = now; return MEM_OK; }
 
     int why = plan_lines(m, P, &pl);
+    P->plan_l1 = P->gen_l1;
+    P->plan_acc = P->gen_acc;
+    P->plan_why = why;
+    P->plan_flits = pl.flits;
+    P->plan_packets = pl.packets;
+    P->plan_need_rec = pl.need_rec;
     if (!why && pl.packets && !icnt_src_fits(m->req, sm, pl.flits, pl.packets)) why = RETRY_ICNT;
     if (!why && pl.need_rec && P->rec_free < 0) why = RETRY_RECORDS;
     if (why) return remember(m, sm, slot, tag, fp, why);
