@@ -503,13 +503,18 @@ static void gather_local(MemSys *m, int sm, int slot, const MemAccess *a, uint32
     }
 }
 
-static void gather_global(MemSys *m, const MemAccess *a, uint32_t *bytes_req)
+/* co: the caller's coalescing of a (the L1 and the L2 share line and
+ * sector sizes: memsys_unsupported), or NULL. */
+static void gather_global(MemSys *m, const MemAccess *a, const Coalesced *co, uint32_t *bytes_req)
 {
-    coalesce(a, m->line_bytes, m->sector_bytes, m->warp_size, &m->co);
-    m->nlines = m->co.nlines;
-    for (int i = 0; i < m->co.nlines; i++)
-        m->line[i] = (AccLine){ m->co.line[i].addr, (uint32_t)m->co.line[i].sector_mask, m->co.line[i].lanes };
-    *bytes_req = m->co.bytes_requested;
+    if (!co) {
+        coalesce(a, m->line_bytes, m->sector_bytes, m->warp_size, &m->co);
+        co = &m->co;
+    }
+    m->nlines = co->nlines;
+    for (int i = 0; i < co->nlines; i++)
+        m->line[i] = (AccLine){ co->line[i].addr, (uint32_t)co->line[i].sector_mask, co->line[i].lanes };
+    *bytes_req = co->bytes_requested;
 }
 
 /* The L2 atomic unit serialises lanes on one address: a line's atomic
@@ -770,6 +775,12 @@ static uint64_t issue_lines(MemSys *m, int sm, const MemAccess *a, const AccPlan
 int memsys_access_ex(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, unsigned flags,
                      uint64_t now, uint64_t *done)
 {
+    return memsys_access_co(m, sm, slot, tag, a, NULL, flags, now, done);
+}
+
+int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, const Coalesced *co,
+                     unsigned flags, uint64_t now, uint64_t *done)
+{
     SmPort *P = &m->sm[sm];
     if (now < P->l1_free) { m->st.retry_l1_busy++; return MEM_RETRY; }
     uint64_t fp = fingerprint(a, flags);
@@ -786,7 +797,7 @@ int memsys_access_ex(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
     plan_kind(m, a, flags, &pl);
     uint32_t bytes_req;
     if (pl.local) gather_local(m, sm, slot, a, &bytes_req);
-    else gather_global(m, a, &bytes_req);
+    else gather_global(m, a, co, &bytes_req);
     int n = m->nlines;
     if (n == 0) { *done = now; return MEM_OK; }
 

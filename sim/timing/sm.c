@@ -529,11 +529,12 @@ static void hierarchy_answer(Sm *sm, Timing *t, int slot, uint32_t tag, int stat
 }
 
 /* Global and local accesses go through L1, the crossbar, L2 and DRAM. */
-static void hierarchy_access(Sm *sm, Timing *t, int slot, uint32_t pc, const MemAccess *a, const Instr *in)
+static void hierarchy_access(Sm *sm, Timing *t, int slot, uint32_t pc, const MemAccess *a, const Coalesced *co,
+                             const Instr *in)
 {
     unsigned flags = (in->cache == CACHE_CG || in->cache == CACHE_CV) ? MEMSYS_BYPASS_L1 : 0;
     uint64_t done = 0;
-    int st = memsys_access_ex(t->ms, sm->id, slot, pc, a, flags, t->now, &done);
+    int st = memsys_access_co(t->ms, sm->id, slot, pc, a, co, flags, t->now, &done);
     if (st != MEM_RETRY) { hierarchy_answer(sm, t, slot, pc, st, done); return; }
     /* the L1 cannot take it this cycle: the LSU holds it and retries */
     SmWarp *sw = &sm->slots[slot];
@@ -599,8 +600,9 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         TraceWarp id = trace_id(t, sw);
         t->obs->issue(t->obs->ctx, &id, now, pc, active, out.exec, out.has_mem ? &out.mem : NULL);
     }
-    LsuCost cost = { 1, 0, 0 };
-    if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st);
+    LsuCost cost = { 1, 0, 0, 0 };
+    Coalesced co;            /* a global access's, for the hierarchy too */
+    if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st, &co);
     /* an expansion into n machine instructions takes n issue slots */
     int slots = t->k->machine && pc < (uint32_t)e->ncode && t->deps[pc].minst > 1 ? t->deps[pc].minst : 1;
     /* the prologue (MOV R1, ...; counted at launch) takes the first issue's slots too */
@@ -621,7 +623,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         const Instr *in = &e->code[pc];
         int space = out.has_mem ? out.mem.space : in->space;
         if (out.has_mem && t->ms && (space == SP_GLOBAL || space == SP_LOCAL)) {
-            hierarchy_access(sm, t, slot, pc, &out.mem, in);
+            hierarchy_access(sm, t, slot, pc, &out.mem, cost.coalesced ? &co : NULL, in);
         } else if (out.has_mem && t->ms && space == SP_CONST) {
             int missed = 0;
             uint64_t done = memsys_const_access(t->ms, sm->id, &out.mem, now, &missed);
