@@ -790,8 +790,10 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
             Verdict v = evaluate(sm, t, sw);
-            uint64_t bit = 1ull << (slot % 64);
-            sm->held_wait[slot / 64] = v.held ? sm->held_wait[slot / 64] | bit : sm->held_wait[slot / 64] & ~bit;
+            if (sm->retry.active) {   /* else no warp is held (retry_access empties the set) */
+                uint64_t bit = 1ull << (slot % 64);
+                sm->held_wait[slot / 64] = v.held ? sm->held_wait[slot / 64] | bit : sm->held_wait[slot / 64] & ~bit;
+            }
             int candidate = visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
                 if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
