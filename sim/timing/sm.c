@@ -26,7 +26,7 @@ static size_t lay_out(Sm *sm, char *base)
     sm->due = carve(base, &off, nw * 8);
     sm->fetchable = carve(base, &off, nw * 8);
     sm->refetch = carve(base, &off, nw * 8);
-    sm->held_wait = carve(base, &off, nw * 8);
+    for (int p = 0; p < PIPE_COUNT; p++) sm->pipe_wait[p] = carve(base, &off, nw * 8);
     sm->far = carve(base, &off, nw * 8);
     sm->sched_slots = carve(base, &off, (size_t)sm->nsched * nw * 8);
     sm->fetch_slots = carve(base, &off, (size_t)sm->nfetch * nw * 8);
@@ -298,6 +298,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->at_barrier = sw->w->at_barrier;
         sw->released = SM_NEVER;
         sw->line = line_of(t, sw);
+        sw->waits_pipe = PIPE_NONE;
         if (start > t->now) {                  /* the fetch unit takes it up at start */
             sm->refetch[slot / 64] |= 1ull << (slot % 64);
             if (start < sm->refetch_min) sm->refetch_min = start;
@@ -422,7 +423,7 @@ typedef struct Verdict {
     uint64_t until;          /* when to look again */
     Pipe pipe;
     int group;
-    int held;                /* waits for the LSU the held access blocks (until: SM_NEVER) */
+    int on_pipe;             /* only a free group of the pipe can change it (until: SM_NEVER) */
 } Verdict;
 
 static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
@@ -474,28 +475,22 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     }
     v.pipe = pipe_of(sm, in);
     if (v.pipe == PIPE_NONE) return v;
-    uint64_t soonest = SM_NEVER;
     if (v.pipe == PIPE_LSU && sm->agu_ii && sm->agu_free[sw->sched] > now) {   /* its block's address stage */
         v.reason = in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
         v.until = sm->agu_free[sw->sched];
         return v;
     }
     if (sm->pipe_bound[v.pipe]) {          /* its own processing block's unit */
-        uint64_t f = sm->pipe_free[v.pipe][sw->sched];
-        if (f <= now) { v.group = sw->sched; return v; }
-        soonest = f;
-    } else for (int g = 0; g < sm->pipe_groups[v.pipe]; g++) {
-        uint64_t f = sm->pipe_free[v.pipe][g];
-        if (f <= now) { v.group = g; return v; }
-        if (f < soonest) soonest = f;
-    }
+        if (sm->pipe_free[v.pipe][sw->sched] <= now) { v.group = sw->sched; return v; }
+    } else for (int g = 0; g < sm->pipe_groups[v.pipe]; g++)
+        if (sm->pipe_free[v.pipe][g] <= now) { v.group = g; return v; }
     v.reason = v.pipe != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE
              : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
-    /* a pipe held by a retried memory request frees at an unknown cycle:
-     * the retry wakes the warp (retry_access); until then each look would
-     * give this same verdict */
-    v.until = soonest;
-    v.held = soonest == SM_NEVER;
+    /* every look until a group of the pipe frees would say the same (one
+     * held by a retried access frees at a cycle not known yet): the warp
+     * waits in the pipe's set, and sm_cycle looks at it once a group is free */
+    v.until = SM_NEVER;
+    v.on_pipe = 1;
     return v;
 }
 
@@ -553,15 +548,6 @@ static int retry_access(Sm *sm, Timing *t)
     if (st == MEM_RETRY) return 1;
     r->active = 0;
     for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = t->now + (uint64_t)sm->pipe_ii[PIPE_LSU];
-    /* the warps that waited for the LSU look again now, as they would had
-     * they looked every cycle */
-    for (int wi = 0; wi < sm->nwords; wi++) {
-        for (uint64_t bits = sm->held_wait[wi]; bits; bits &= bits - 1) {
-            int s = wi * 64 + __builtin_ctzll(bits);
-            if (sm->wake[s] > t->now) wake_set(sm, s, t->now);
-        }
-        sm->held_wait[wi] = 0;
-    }
     SmWarp *sw = &sm->slots[r->slot];
     sw->inflight--;                  /* counted again below if still pending */
     hierarchy_answer(sm, t, r->slot, r->tag, st, done);
@@ -705,6 +691,61 @@ static inline int next_set_in(const uint64_t *m, const uint64_t *mask, int from,
     return -1;
 }
 
+/* ---- warps waiting for a pipe -------------------------------------------------------
+ * A warp whose only wait is a busy pipe (Verdict.on_pipe) is in the pipe's
+ * pipe_wait set instead of on the wheel: it would be looked at every time a
+ * group of the pipe frees, and each time one warp takes it, the others
+ * would find it busy again and wait on.  Here they are looked at when
+ * their scheduler finds a group free, in the same cycles and order. */
+static inline int pipe_free_for(const Sm *sm, int p, int s, uint64_t now)
+{
+    if (sm->pipe_bound[p]) return sm->pipe_free[p][s] <= now;
+    for (int g = 0; g < sm->pipe_groups[p]; g++) if (sm->pipe_free[p][g] <= now) return 1;
+    return 0;
+}
+
+/* Scheduler s's waiters of pipes it finds free now fall due. */
+static void pipe_waiters_due(Sm *sm, int s, uint64_t now)
+{
+    const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
+    for (unsigned ps = sm->pipe_wait_of[s]; ps; ps &= ps - 1) {
+        int p = __builtin_ctz(ps);
+        if (!pipe_free_for(sm, p, s, now)) continue;
+        sm->pipe_wait_of[s] &= (uint8_t)~(1u << p);
+        uint64_t *w = sm->pipe_wait[p];
+        for (int wi = 0; wi < sm->nwords; wi++) {
+            uint64_t bits = w[wi] & mine[wi];
+            w[wi] &= ~bits;
+            sm->due[wi] |= bits;
+            for (; bits; bits &= bits - 1) {
+                int slot = wi * 64 + __builtin_ctzll(bits);
+                sm->wake[slot] = now;
+                sm->slots[slot].waits_pipe = PIPE_NONE;
+            }
+        }
+    }
+}
+
+/* The earliest cycle after now at which a pipe with waiters has a group free
+ * for one of them (SM_NEVER: none, or only pipes a retried access holds). */
+static uint64_t pipe_waiters_next(const Sm *sm, uint64_t now)
+{
+    uint64_t next = SM_NEVER;
+    unsigned pooled = 0;   /* pipe_wait_of may name a pipe with none left: a look too many */
+    for (int s = 0; s < sm->nsched; s++)
+        for (unsigned ps = sm->pipe_wait_of[s]; ps; ps &= ps - 1) {
+            int p = __builtin_ctz(ps);
+            if (!sm->pipe_bound[p]) { pooled |= 1u << p; continue; }
+            if (sm->pipe_free[p][s] < next) next = sm->pipe_free[p][s];
+        }
+    for (; pooled; pooled &= pooled - 1) {
+        int p = __builtin_ctz(pooled);
+        for (int g = 0; g < sm->pipe_groups[p]; g++)
+            if (sm->pipe_free[p][g] < next) next = sm->pipe_free[p][g];
+    }
+    return next == SM_NEVER ? next : next > now ? next : now + 1;
+}
+
 /* The fetch units, after issue (reverse pipeline order): each serves one
  * warp of its schedulers per cycle, round robin, decoding up to
  * sm.fetch_width instructions into its buffer of sm.ibuffer_depth; they can
@@ -764,6 +805,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         /* The scheduler's due warps, in its policy's order (sched.c). */
         const Sched *sc = &sm->sched[s];
         const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
+        pipe_waiters_due(sm, s, now);
         int nd = 0;
         for (int wi = 0; wi < sm->nwords; wi++) {
             uint64_t taken = sm->due[wi] & mine[wi];
@@ -790,9 +832,9 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
             Verdict v = evaluate(sm, t, sw);
-            if (sm->retry.active) {   /* else no warp is held (retry_access empties the set) */
-                uint64_t bit = 1ull << (slot % 64);
-                sm->held_wait[slot / 64] = v.held ? sm->held_wait[slot / 64] | bit : sm->held_wait[slot / 64] & ~bit;
+            if (sw->waits_pipe != PIPE_NONE) {   /* looked at for another reason: leaves the set */
+                sm->pipe_wait[sw->waits_pipe][slot / 64] &= ~(1ull << (slot % 64));
+                sw->waits_pipe = PIPE_NONE;
             }
             int candidate = visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
@@ -811,6 +853,11 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
                     retiring[nretire++] = slot;
                 } else {
                     wake_refile(sm, slot, v.until);
+                    if (v.on_pipe) {
+                        sm->pipe_wait[v.pipe][slot / 64] |= 1ull << (slot % 64);
+                        sm->pipe_wait_of[s] |= (uint8_t)(1u << v.pipe);
+                        sw->waits_pipe = (uint8_t)v.pipe;
+                    }
                 }
             }
         }
@@ -818,6 +865,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     for (int i = 0; i < nretire; i++) retire_warp(sm, t, retiring[i]);
     uint64_t next = wheel_next(sm);
     uint64_t f = sm_fetch(sm, t);
+    if (f < next) next = f;
+    f = pipe_waiters_next(sm, now);
     if (f < next) next = f;
     if (sm->retry.active) next = now + 1;
     sm->next_wake = next;
