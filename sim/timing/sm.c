@@ -717,11 +717,7 @@ static void pipe_waiters_due(Sm *sm, int s, uint64_t now)
             uint64_t bits = w[wi] & mine[wi];
             w[wi] &= ~bits;
             sm->due[wi] |= bits;
-            for (; bits; bits &= bits - 1) {
-                int slot = wi * 64 + __builtin_ctzll(bits);
-                sm->wake[slot] = now;
-                sm->slots[slot].waits_pipe = PIPE_NONE;
-            }
+            for (; bits; bits &= bits - 1) sm->wake[wi * 64 + __builtin_ctzll(bits)] = now;   /* waits_pipe stays: sm_cycle */
         }
     }
 }
@@ -831,11 +827,20 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         for (int i = 0; i < nd && !t->faulted; i++) {
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
-            Verdict v = evaluate(sm, t, sw);
-            if (sw->waits_pipe != PIPE_NONE) {   /* looked at for another reason: leaves the set */
-                sm->pipe_wait[sw->waits_pipe][slot / 64] &= ~(1ull << (slot % 64));
+            if (sw->waits_pipe != PIPE_NONE) {
+                int p = sw->waits_pipe;
+                uint64_t bit = 1ull << (slot % 64);
+                if (!pipe_free_for(sm, p, s, now) && !(p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > now)) {
+                    /* a warp before it took the group: the look would say what it said */
+                    sm->pipe_wait[p][slot / 64] |= bit;
+                    sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
+                    sm->wake[slot] = SM_NEVER;
+                    continue;
+                }
+                sm->pipe_wait[p][slot / 64] &= ~bit;
                 sw->waits_pipe = PIPE_NONE;
             }
+            Verdict v = evaluate(sm, t, sw);
             int candidate = visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
                 if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
