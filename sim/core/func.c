@@ -18,7 +18,7 @@ static int run_cta(Kernel *k, Cta *c, const Config *cfg, uint64_t max_steps)
                 IssueResult r = issue(k, w, &out);
                 k->clock++;
                 if (r == ISSUE_FAULT) return -1;
-                if (out.has_mem) lsu_account(cfg, &out.mem, k->entry->code[pc].line, k->stats);
+                if (out.has_mem) lsu_account(cfg, &out.mem, k->entry->code[pc].line, k->stats, NULL);
                 if (max_steps && ++steps > max_steps) {
                     kernel_fault(k, w, -1, FAULT_WATCHDOG,
                                  "watchdog: block (%u,%u,%u) issued more than %llu warp instructions "

@@ -19,10 +19,7 @@
 
 static int log2_exact(uint64_t v)
 {
-    if (v == 0 || (v & (v - 1))) return -1;
-    int s = 0;
-    while ((1ull << s) != v) s++;
-    return s;
+    return v == 0 || (v & (v - 1)) ? -1 : __builtin_ctzll(v);
 }
 
 static uint64_t align_down(uint64_t x, uint64_t unit, int shift)
@@ -35,22 +32,52 @@ typedef struct LaneAddr {
     int lane;
 } LaneAddr;
 
-void coalesce(const MemAccess *a, int line_bytes, int sector_bytes, int warp_size, Coalesced *out)
+/* The usual case, without sorting the lanes: every lane's access is
+ * naturally aligned (bytes a power of two that divides its address, at
+ * most the sector), so it lies in one sector, and two lanes' byte ranges
+ * are equal or disjoint.  Fills out's sectors, ascending, and returns the
+ * distinct bytes; -1 (nothing usable written) if a lane is not aligned. */
+static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t bytes, int sshift, Coalesced *out)
 {
-    if (warp_size > WARP_MAX) warp_size = WARP_MAX;
-    if (warp_size < 0) warp_size = 0;
-    LaneMask active = warp_size >= 32 ? a->mask : a->mask & ((1u << warp_size) - 1u);
-    uint64_t bytes = a->bytes < 1 ? 1 : a->bytes > COALESCE_MAX_LANE_BYTES ? COALESCE_MAX_LANE_BYTES : a->bytes;
-    uint64_t sb = sector_bytes > 0 ? (uint64_t)sector_bytes : 1;
-    uint64_t lb = line_bytes > 0 ? (uint64_t)line_bytes : 1;
-    int sshift = log2_exact(sb), lshift = log2_exact(lb);
+    CoalesceSector *sec = out->sector;
+    uint64_t used[WARP_MAX];          /* per sector: which bytes-sized slots lanes touch */
+    int bshift = __builtin_ctzll(bytes), ns = 0, k = 0;
+    int64_t unique = 0;
+    for (LaneMask m = active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint64_t x = a->addr[l], s = x >> sshift << sshift;
+        if (x & (bytes - 1)) return -1;
+        if (!(ns && sec[k].addr == s)) {
+            /* the list is ascending: look from its end (where an ascending
+             * warp adds), insert if new */
+            k = ns;
+            while (k > 0 && sec[k - 1].addr > s) k--;
+            if (k > 0 && sec[k - 1].addr == s) k--;
+            else {
+                memmove(&sec[k + 1], &sec[k], (size_t)(ns - k) * sizeof sec[0]);
+                memmove(&used[k + 1], &used[k], (size_t)(ns - k) * sizeof used[0]);
+                sec[k].addr = s;
+                sec[k].lanes = 0;
+                used[k] = 0;
+                ns++;
+            }
+        }
+        uint64_t slot = 1ull << ((x - s) >> bshift);
+        sec[k].lanes |= 1u << l;
+        if (!(used[k] & slot)) { used[k] |= slot; unique += (int64_t)bytes; }
+    }
+    out->nsectors = ns;
+    return unique;
+}
 
-    out->requests = active ? 1 : 0;
-    out->nsectors = out->nlines = 0;
-    out->bytes_requested = (uint32_t)lanes_count(active) * (uint32_t)bytes;
-    out->bytes_unique = out->bytes_moved = 0;
-    if (!active) return;
-
+/* Any access: the lanes sorted by address, then their sectors.  Fills
+ * out's sectors, ascending, and returns the distinct bytes. */
+static uint64_t sorted_sectors(const MemAccess *a, LaneMask active, uint64_t bytes, uint64_t sb, int sshift,
+                               Coalesced *out)
+{
+    CoalesceSector *sec = out->sector;
+    int ns = 0;
+    uint64_t unique = 0, covered = 0;
     /* Active lanes by ascending address (lane order breaks ties).  Kernels
      * mostly index by lane, so this is usually one pass and no sorting. */
     LaneAddr la[WARP_MAX];
@@ -74,9 +101,6 @@ void coalesce(const MemAccess *a, int line_bytes, int sector_bytes, int warp_siz
     /* Sectors, ascending and distinct: a lane's sectors start at or after
      * the previous lane's first one, so only the tail of the list can hold
      * them (and for aligned accesses only its last entry). */
-    CoalesceSector *sec = out->sector;
-    int ns = 0;
-    uint64_t unique = 0, covered = 0;
     for (int i = 0; i < n; i++) {
         uint64_t x = la[i].addr, end = x + bytes;
         LaneMask bit = 1u << la[i].lane;
@@ -98,6 +122,30 @@ void coalesce(const MemAccess *a, int line_bytes, int sector_bytes, int warp_siz
         }
     }
     out->nsectors = ns;
+    return unique;
+}
+
+void coalesce(const MemAccess *a, int line_bytes, int sector_bytes, int warp_size, Coalesced *out)
+{
+    if (warp_size > WARP_MAX) warp_size = WARP_MAX;
+    if (warp_size < 0) warp_size = 0;
+    LaneMask active = warp_size >= 32 ? a->mask : a->mask & ((1u << warp_size) - 1u);
+    uint64_t bytes = a->bytes < 1 ? 1 : a->bytes > COALESCE_MAX_LANE_BYTES ? COALESCE_MAX_LANE_BYTES : a->bytes;
+    uint64_t sb = sector_bytes > 0 ? (uint64_t)sector_bytes : 1;
+    uint64_t lb = line_bytes > 0 ? (uint64_t)line_bytes : 1;
+    int sshift = log2_exact(sb), lshift = log2_exact(lb);
+
+    out->requests = active ? 1 : 0;
+    out->nsectors = out->nlines = 0;
+    out->bytes_requested = (uint32_t)lanes_count(active) * (uint32_t)bytes;
+    out->bytes_unique = out->bytes_moved = 0;
+    if (!active) return;
+
+    int64_t fast = sshift >= 0 && (bytes & (bytes - 1)) == 0 && bytes <= sb && sb / bytes <= 64
+                   ? aligned_sectors(a, active, bytes, sshift, out) : -1;
+    uint64_t unique = fast >= 0 ? (uint64_t)fast : sorted_sectors(a, active, bytes, sb, sshift, out);
+    CoalesceSector *sec = out->sector;
+    int ns = out->nsectors;
     out->bytes_unique = (uint32_t)unique;
     out->bytes_moved = (uint32_t)((uint64_t)ns * sb);
 

@@ -46,9 +46,9 @@ static int conflict_free(const MemAccess *a, int banks, int bank_bytes, int warp
     return 1;
 }
 
-LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *st)
+LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *st, Coalesced *co)
 {
-    LsuCost cost = { 1, 0, 0 };
+    LsuCost cost = { 1, 0, 0, 0 };
     /* Nsight counts shared atomics apart (op_atom): the H100's histogram256
      * and radix_digit_hist show only their plain loads under op_ld */
     int op = a->is_atomic ? 2 : a->is_store ? 1 : 0;
@@ -71,7 +71,8 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
     }
     /* atomics are neither loads nor stores to Nsight (op_atom / op_red) */
     if ((a->space != SP_GLOBAL && a->space != SP_LOCAL) || a->is_atomic) return cost;
-    Coalesced co;
+    Coalesced scratch;
+    if (!co) co = &scratch;
     if (a->space == SP_LOCAL) {
         /* Local addresses are per-thread offsets.  Hardware interleaves local
          * memory word by word across a warp's threads, so the same offset in
@@ -81,26 +82,27 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
         uint64_t ws = (uint64_t)c->sm.warp_size;
         for (int l = 0; l < WARP_MAX; l++)
             if ((a->mask >> l) & 1u) il.addr[l] = (a->addr[l] / 4) * ws * 4 + (uint64_t)l * 4 + a->addr[l] % 4;
-        coalesce(&il, c->l1.line_bytes, c->l1.sector_bytes, c->sm.warp_size, &co);
+        coalesce(&il, c->l1.line_bytes, c->l1.sector_bytes, c->sm.warp_size, co);
     } else {
-        coalesce(a, c->l1.line_bytes, c->l1.sector_bytes, c->sm.warp_size, &co);
+        coalesce(a, c->l1.line_bytes, c->l1.sector_bytes, c->sm.warp_size, co);
+        cost.coalesced = 1;
     }
-    cost.sectors = co.nsectors;
-    cost.lines = co.nlines;
+    cost.sectors = co->nsectors;
+    cost.lines = co->nlines;
     int sp = a->space == SP_LOCAL;
-    st->requests[sp][op] += (uint64_t)co.requests;
-    st->sectors[sp][op] += (uint64_t)co.nsectors;
-    st->bytes_requested += co.bytes_requested;
-    st->bytes_moved += co.bytes_moved;
-    st->bytes_unique += co.bytes_unique;
+    st->requests[sp][op] += (uint64_t)co->requests;
+    st->sectors[sp][op] += (uint64_t)co->nsectors;
+    st->bytes_requested += co->bytes_requested;
+    st->bytes_moved += co->bytes_moved;
+    st->bytes_unique += co->bytes_unique;
     if (line <= (uint32_t)st->nlines) {
         LineStats *ls = &st->line[line];
         /* perfectly coalesced: the active lanes' bytes packed into sectors */
-        uint64_t ideal = (co.bytes_requested + (uint32_t)c->l1.sector_bytes - 1) / (uint32_t)c->l1.sector_bytes;
-        ls->requests += (uint64_t)co.requests;
-        ls->sectors += (uint64_t)co.nsectors;
+        uint64_t ideal = (co->bytes_requested + (uint32_t)c->l1.sector_bytes - 1) / (uint32_t)c->l1.sector_bytes;
+        ls->requests += (uint64_t)co->requests;
+        ls->sectors += (uint64_t)co->nsectors;
         ls->ideal_sectors += ideal;
-        if ((uint64_t)co.nsectors > ideal && a->space == SP_GLOBAL) note_stride(ls, a);
+        if ((uint64_t)co->nsectors > ideal && a->space == SP_GLOBAL) note_stride(ls, a);
     }
     return cost;
 }

@@ -12,13 +12,17 @@
 #include "sim/base/config.h"
 #include "sim/base/stats.h"
 #include "sim/mem/access.h"
+#include "sim/mem/coalesce.h"
 
 typedef struct LsuCost {
     int wavefronts;      /* shared: passes through the banks (>= 1) */
     int sectors, lines;  /* global/local: distinct 32-byte sectors and cache lines */
+    int coalesced;       /* a global load or store: *co holds its coalescing */
 } LsuCost;
 
-/* Count one access into st (per source line too) and return its cost. */
-LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *st);
+/* Count one access into st (per source line too) and return its cost.  co
+ * (NULL: a scratch of its own) receives the coalescing of a global access
+ * at the L1's line and sector sizes, for memsys_access_co. */
+LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *st, Coalesced *co);
 
 #endif

@@ -79,6 +79,11 @@ typedef struct SmPort {
     uint64_t ref_gen, ref_fp;
     uint32_t ref_tag;
     int ref_slot, ref_why;   /* ref_why: 0 none, else the RETRY_* cause */
+    /* The refused access's dry run, which holds while the L1 is as it was
+     * (gen_l1 and gen_acc unchanged): a retry that only waits for the
+     * crossbar or a record skips the coalescer and the tag lookups. */
+    uint64_t plan_l1, plan_acc;
+    int plan_why, plan_flits, plan_packets, plan_need_rec;
     uint64_t l1_hits, l1_misses;   /* this SM's part of MemStats' (memsys_sm_counters) */
 } SmPort;
 
@@ -498,13 +503,18 @@ static void gather_local(MemSys *m, int sm, int slot, const MemAccess *a, uint32
     }
 }
 
-static void gather_global(MemSys *m, const MemAccess *a, uint32_t *bytes_req)
+/* co: the caller's coalescing of a (the L1 and the L2 share line and
+ * sector sizes: memsys_unsupported), or NULL. */
+static void gather_global(MemSys *m, const MemAccess *a, const Coalesced *co, uint32_t *bytes_req)
 {
-    coalesce(a, m->line_bytes, m->sector_bytes, m->warp_size, &m->co);
-    m->nlines = m->co.nlines;
-    for (int i = 0; i < m->co.nlines; i++)
-        m->line[i] = (AccLine){ m->co.line[i].addr, (uint32_t)m->co.line[i].sector_mask, m->co.line[i].lanes };
-    *bytes_req = m->co.bytes_requested;
+    if (!co) {
+        coalesce(a, m->line_bytes, m->sector_bytes, m->warp_size, &m->co);
+        co = &m->co;
+    }
+    m->nlines = co->nlines;
+    for (int i = 0; i < co->nlines; i++)
+        m->line[i] = (AccLine){ co->line[i].addr, (uint32_t)co->line[i].sector_mask, co->line[i].lanes };
+    *bytes_req = co->bytes_requested;
 }
 
 /* The L2 atomic unit serialises lanes on one address: a line's atomic
@@ -765,21 +775,39 @@ static uint64_t issue_lines(MemSys *m, int sm, const MemAccess *a, const AccPlan
 int memsys_access_ex(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, unsigned flags,
                      uint64_t now, uint64_t *done)
 {
+    return memsys_access_co(m, sm, slot, tag, a, NULL, flags, now, done);
+}
+
+int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, const Coalesced *co,
+                     unsigned flags, uint64_t now, uint64_t *done)
+{
     SmPort *P = &m->sm[sm];
     if (now < P->l1_free) { m->st.retry_l1_busy++; return MEM_RETRY; }
     uint64_t fp = fingerprint(a, flags);
-    if (P->ref_why && P->ref_slot == slot && P->ref_tag == tag && P->ref_fp == fp &&
-        P->ref_gen == refusal_gen(m, sm, P->ref_why))
-        return refuse(m, P->ref_why);
+    int same = P->ref_why && P->ref_slot == slot && P->ref_tag == tag && P->ref_fp == fp;
+    if (same && P->ref_gen == refusal_gen(m, sm, P->ref_why)) return refuse(m, P->ref_why);
+    if (same && P->plan_l1 == P->gen_l1 && P->plan_acc == P->gen_acc) {
+        /* the dry run would plan what it planned: only the checks after it can change */
+        int why = P->plan_why;
+        if (!why && P->plan_packets && !icnt_src_fits(m->req, sm, P->plan_flits, P->plan_packets)) why = RETRY_ICNT;
+        if (!why && P->plan_need_rec && P->rec_free < 0) why = RETRY_RECORDS;
+        if (why) return remember(m, sm, slot, tag, fp, why);
+    }
     AccPlan pl;
     plan_kind(m, a, flags, &pl);
     uint32_t bytes_req;
     if (pl.local) gather_local(m, sm, slot, a, &bytes_req);
-    else gather_global(m, a, &bytes_req);
+    else gather_global(m, a, co, &bytes_req);
     int n = m->nlines;
     if (n == 0) { *done = now; return MEM_OK; }
 
     int why = plan_lines(m, P, &pl);
+    P->plan_l1 = P->gen_l1;
+    P->plan_acc = P->gen_acc;
+    P->plan_why = why;
+    P->plan_flits = pl.flits;
+    P->plan_packets = pl.packets;
+    P->plan_need_rec = pl.need_rec;
     if (!why && pl.packets && !icnt_src_fits(m->req, sm, pl.flits, pl.packets)) why = RETRY_ICNT;
     if (!why && pl.need_rec && P->rec_free < 0) why = RETRY_RECORDS;
     if (why) return remember(m, sm, slot, tag, fp, why);

@@ -53,6 +53,7 @@
 
 #include "sim/base/config.h"
 #include "sim/mem/access.h"
+#include "sim/mem/coalesce.h"
 
 typedef struct MemSys MemSys;
 
@@ -124,6 +125,11 @@ void memsys_destroy(MemSys *m);
 int memsys_access(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, uint64_t now, uint64_t *done);
 int memsys_access_ex(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, unsigned flags,
                      uint64_t now, uint64_t *done);
+/* The same, given co: the coalescing of a global access a at the L1's line
+ * and sector sizes (lsu_account's), so that it is not done again; NULL:
+ * memsys coalesces. */
+int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, const Coalesced *co,
+                     unsigned flags, uint64_t now, uint64_t *done);
 /* Earliest cycle the SM's L1 tag stage takes another access (MEM_RETRY for
  * a busy tag stage clears then; the other causes clear on a completion). */
 uint64_t memsys_sm_ready(const MemSys *m, int sm);

@@ -26,6 +26,7 @@ static size_t lay_out(Sm *sm, char *base)
     sm->due = carve(base, &off, nw * 8);
     sm->fetchable = carve(base, &off, nw * 8);
     sm->refetch = carve(base, &off, nw * 8);
+    for (int p = 0; p < PIPE_COUNT; p++) sm->pipe_wait[p] = carve(base, &off, nw * 8);
     sm->far = carve(base, &off, nw * 8);
     sm->sched_slots = carve(base, &off, (size_t)sm->nsched * nw * 8);
     sm->fetch_slots = carve(base, &off, (size_t)sm->nfetch * nw * 8);
@@ -297,6 +298,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->at_barrier = sw->w->at_barrier;
         sw->released = SM_NEVER;
         sw->line = line_of(t, sw);
+        sw->waits_pipe = PIPE_NONE;
         if (start > t->now) {                  /* the fetch unit takes it up at start */
             sm->refetch[slot / 64] |= 1ull << (slot % 64);
             if (start < sm->refetch_min) sm->refetch_min = start;
@@ -421,11 +423,12 @@ typedef struct Verdict {
     uint64_t until;          /* when to look again */
     Pipe pipe;
     int group;
+    int on_pipe;             /* only a free group of the pipe can change it (until: SM_NEVER) */
 } Verdict;
 
 static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 {
-    Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0 };
+    Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0, 0 };
     uint64_t now = t->now;
     if (sw->finishing) { v.reason = STALL_DRAIN; v.until = sw->inflight ? SM_NEVER : sw->mem_done; return v; }
     /* a barrier releases its warps from the next cycle on, whichever
@@ -472,25 +475,22 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     }
     v.pipe = pipe_of(sm, in);
     if (v.pipe == PIPE_NONE) return v;
-    uint64_t soonest = SM_NEVER;
     if (v.pipe == PIPE_LSU && sm->agu_ii && sm->agu_free[sw->sched] > now) {   /* its block's address stage */
         v.reason = in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
         v.until = sm->agu_free[sw->sched];
         return v;
     }
     if (sm->pipe_bound[v.pipe]) {          /* its own processing block's unit */
-        uint64_t f = sm->pipe_free[v.pipe][sw->sched];
-        if (f <= now) { v.group = sw->sched; return v; }
-        soonest = f;
-    } else for (int g = 0; g < sm->pipe_groups[v.pipe]; g++) {
-        uint64_t f = sm->pipe_free[v.pipe][g];
-        if (f <= now) { v.group = g; return v; }
-        if (f < soonest) soonest = f;
-    }
+        if (sm->pipe_free[v.pipe][sw->sched] <= now) { v.group = sw->sched; return v; }
+    } else for (int g = 0; g < sm->pipe_groups[v.pipe]; g++)
+        if (sm->pipe_free[v.pipe][g] <= now) { v.group = g; return v; }
     v.reason = v.pipe != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE
              : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
-    /* a pipe held by a retried memory request frees at an unknown cycle */
-    v.until = soonest == SM_NEVER ? now + 1 : soonest;
+    /* every look until a group of the pipe frees would say the same (one
+     * held by a retried access frees at a cycle not known yet): the warp
+     * waits in the pipe's set, and sm_cycle looks at it once a group is free */
+    v.until = SM_NEVER;
+    v.on_pipe = 1;
     return v;
 }
 
@@ -524,11 +524,12 @@ static void hierarchy_answer(Sm *sm, Timing *t, int slot, uint32_t tag, int stat
 }
 
 /* Global and local accesses go through L1, the crossbar, L2 and DRAM. */
-static void hierarchy_access(Sm *sm, Timing *t, int slot, uint32_t pc, const MemAccess *a, const Instr *in)
+static void hierarchy_access(Sm *sm, Timing *t, int slot, uint32_t pc, const MemAccess *a, const Coalesced *co,
+                             const Instr *in)
 {
     unsigned flags = (in->cache == CACHE_CG || in->cache == CACHE_CV) ? MEMSYS_BYPASS_L1 : 0;
     uint64_t done = 0;
-    int st = memsys_access_ex(t->ms, sm->id, slot, pc, a, flags, t->now, &done);
+    int st = memsys_access_co(t->ms, sm->id, slot, pc, a, co, flags, t->now, &done);
     if (st != MEM_RETRY) { hierarchy_answer(sm, t, slot, pc, st, done); return; }
     /* the L1 cannot take it this cycle: the LSU holds it and retries */
     SmWarp *sw = &sm->slots[slot];
@@ -585,8 +586,9 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         TraceWarp id = trace_id(t, sw);
         t->obs->issue(t->obs->ctx, &id, now, pc, active, out.exec, out.has_mem ? &out.mem : NULL);
     }
-    LsuCost cost = { 1, 0, 0 };
-    if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st);
+    LsuCost cost = { 1, 0, 0, 0 };
+    Coalesced co;            /* a global access's, for the hierarchy too */
+    if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st, &co);
     /* an expansion into n machine instructions takes n issue slots */
     int slots = t->k->machine && pc < (uint32_t)e->ncode && t->deps[pc].minst > 1 ? t->deps[pc].minst : 1;
     /* the prologue (MOV R1, ...; counted at launch) takes the first issue's slots too */
@@ -607,7 +609,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         const Instr *in = &e->code[pc];
         int space = out.has_mem ? out.mem.space : in->space;
         if (out.has_mem && t->ms && (space == SP_GLOBAL || space == SP_LOCAL)) {
-            hierarchy_access(sm, t, slot, pc, &out.mem, in);
+            hierarchy_access(sm, t, slot, pc, &out.mem, cost.coalesced ? &co : NULL, in);
         } else if (out.has_mem && t->ms && space == SP_CONST) {
             int missed = 0;
             uint64_t done = memsys_const_access(t->ms, sm->id, &out.mem, now, &missed);
@@ -689,6 +691,57 @@ static inline int next_set_in(const uint64_t *m, const uint64_t *mask, int from,
     return -1;
 }
 
+/* ---- warps waiting for a pipe -------------------------------------------------------
+ * A warp whose only wait is a busy pipe (Verdict.on_pipe) is in the pipe's
+ * pipe_wait set instead of on the wheel: it would be looked at every time a
+ * group of the pipe frees, and each time one warp takes it, the others
+ * would find it busy again and wait on.  Here they are looked at when
+ * their scheduler finds a group free, in the same cycles and order. */
+static inline int pipe_free_for(const Sm *sm, int p, int s, uint64_t now)
+{
+    if (sm->pipe_bound[p]) return sm->pipe_free[p][s] <= now;
+    for (int g = 0; g < sm->pipe_groups[p]; g++) if (sm->pipe_free[p][g] <= now) return 1;
+    return 0;
+}
+
+/* Scheduler s's waiters of pipes it finds free now fall due. */
+static void pipe_waiters_due(Sm *sm, int s, uint64_t now)
+{
+    const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
+    for (unsigned ps = sm->pipe_wait_of[s]; ps; ps &= ps - 1) {
+        int p = __builtin_ctz(ps);
+        if (!pipe_free_for(sm, p, s, now)) continue;
+        sm->pipe_wait_of[s] &= (uint8_t)~(1u << p);
+        uint64_t *w = sm->pipe_wait[p];
+        for (int wi = 0; wi < sm->nwords; wi++) {
+            uint64_t bits = w[wi] & mine[wi];
+            w[wi] &= ~bits;
+            sm->due[wi] |= bits;
+            for (; bits; bits &= bits - 1) sm->wake[wi * 64 + __builtin_ctzll(bits)] = now;   /* waits_pipe stays: sm_cycle */
+        }
+    }
+}
+
+/* The earliest cycle after now at which a pipe with waiters has a group free
+ * for one of them (SM_NEVER: none, or only pipes a retried access holds). */
+static uint64_t pipe_waiters_next(const Sm *sm, uint64_t now)
+{
+    uint64_t next = SM_NEVER;
+    unsigned pooled = 0;   /* pipe_wait_of may name a pipe with none left: a look too many */
+    for (int s = 0; s < sm->nsched; s++)
+        for (unsigned ps = sm->pipe_wait_of[s]; ps; ps &= ps - 1) {
+            int p = __builtin_ctz(ps);
+            if (!sm->pipe_bound[p]) { pooled |= 1u << p; continue; }
+            if (sm->pipe_free[p][s] < next) next = sm->pipe_free[p][s];
+        }
+    for (; pooled; pooled &= pooled - 1) {
+        int p = __builtin_ctz(pooled);
+        for (int g = 0; g < sm->pipe_groups[p]; g++)
+            if (sm->pipe_free[p][g] < next) next = sm->pipe_free[p][g];
+    }
+    return next == SM_NEVER ? next : next > now ? next : now + 1;
+}
+
 /* The fetch units, after issue (reverse pipeline order): each serves one
  * warp of its schedulers per cycle, round robin, decoding up to
  * sm.fetch_width instructions into its buffer of sm.ibuffer_depth; they can
@@ -748,6 +801,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         /* The scheduler's due warps, in its policy's order (sched.c). */
         const Sched *sc = &sm->sched[s];
         const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
+        pipe_waiters_due(sm, s, now);
         int nd = 0;
         for (int wi = 0; wi < sm->nwords; wi++) {
             uint64_t taken = sm->due[wi] & mine[wi];
@@ -773,6 +827,19 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         for (int i = 0; i < nd && !t->faulted; i++) {
             int slot = visit[i];
             SmWarp *sw = &sm->slots[slot];
+            if (sw->waits_pipe != PIPE_NONE) {
+                int p = sw->waits_pipe;
+                uint64_t bit = 1ull << (slot % 64);
+                if (!pipe_free_for(sm, p, s, now) && !(p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > now)) {
+                    /* a warp before it took the group: the look would say what it said */
+                    sm->pipe_wait[p][slot / 64] |= bit;
+                    sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
+                    sm->wake[slot] = SM_NEVER;
+                    continue;
+                }
+                sm->pipe_wait[p][slot / 64] &= ~bit;
+                sw->waits_pipe = PIPE_NONE;
+            }
             Verdict v = evaluate(sm, t, sw);
             int candidate = visit_key[i] < ncand;   /* in two-level's pool */
             if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
@@ -791,6 +858,11 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
                     retiring[nretire++] = slot;
                 } else {
                     wake_refile(sm, slot, v.until);
+                    if (v.on_pipe) {
+                        sm->pipe_wait[v.pipe][slot / 64] |= 1ull << (slot % 64);
+                        sm->pipe_wait_of[s] |= (uint8_t)(1u << v.pipe);
+                        sw->waits_pipe = (uint8_t)v.pipe;
+                    }
                 }
             }
         }
@@ -798,6 +870,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     for (int i = 0; i < nretire; i++) retire_warp(sm, t, retiring[i]);
     uint64_t next = wheel_next(sm);
     uint64_t f = sm_fetch(sm, t);
+    if (f < next) next = f;
+    f = pipe_waiters_next(sm, now);
     if (f < next) next = f;
     if (sm->retry.active) next = now + 1;
     sm->next_wake = next;

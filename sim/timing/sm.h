@@ -46,6 +46,7 @@ typedef struct SmWarp {
     uint8_t at_barrier;      /* waiting at a barrier (copy kept at issue and release) */
     uint8_t after_branch;    /* waiting for a branch target: branch_resolving */
     uint8_t operands_ready;  /* scoreboard and membar checks passed for its pc */
+    uint8_t waits_pipe;      /* the Sm.pipe_wait set it is in, PIPE_NONE if none */
     /* The rest: read at issue, release, dispatch and retirement. */
     uint64_t released;       /* cycle a barrier released it (it goes on the next); SM_NEVER */
     Warp *w;                 /* functional state, inside its Cta */
@@ -100,6 +101,8 @@ typedef struct Sm {
     uint64_t *sched_slots;             /* per scheduler: its slots (nwords words each) */
     uint64_t *fetchable;               /* bit per slot: the fetch unit may serve it now */
     uint64_t *refetch;                 /* bit per slot: it may once its branch target is known */
+    uint64_t *pipe_wait[PIPE_COUNT];   /* per pipe: slots waiting for a free group of it (sm_cycle) */
+    uint8_t pipe_wait_of[16];          /* per scheduler: bit p, it may have warps in pipe_wait[p] */
     uint64_t *wake;                    /* per slot: nothing to evaluate before this cycle */
     SmWarp *slots;
     Sched *sched;
