@@ -7,6 +7,8 @@
 // that the second finds them in L2 (as on the H100); OWN 1: rows 528 KiB apart, each
 // block its own lines, NL = 1 (from DRAM).  tt[b] = block b's clock64 span of the row
 // loop.  The H100's median cycles per row: tests/validation/h100/measured/inflight.csv.
+// (One file per kernel: a .launch names its kernel, which no .define can stand for;
+// the files differ only in that name.)
 
 .define G 132
 .define W 8

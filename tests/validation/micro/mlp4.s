@@ -5,6 +5,8 @@
 // block on the same chains, read with ld.cg first so that they are in L2; MODE 1
 // ("dram"): each block its own chains, cold.  tt[2b] = block b's clock64 span.  The
 // H100's median cycles per step: tests/validation/h100/measured/mlp.csv.
+// (One file per kernel: a .launch names its kernel, which no .define can stand for;
+// the files differ only in that name.)
 
 .define G 1
 .define W 1
