@@ -50,6 +50,14 @@ typedef struct RegUse {
 } RegUse;
 void backend_reg_use(const Entry *e, const Instr *in, RegUse *u);
 
+/* A folded branch at pc: a branch to the next pc with no machine
+ * instruction, what an if-converted branch (ifconv.c) and a load merged
+ * into a vector load (vectorize.c) leave behind. */
+static inline int backend_folded_branch(const Instr *in, int64_t pc)
+{
+    return in->op == OP_BRA && in->minst == 0 && in->guard == REG_NONE && in->opd[0].imm == pc + 1;
+}
+
 /* ---- machine-instruction accounting (backend.c) ------------------------ */
 /* Machine instructions of one instruction alone (no pairing): isa.def's MI
  * column refined by modifiers, types and operands. */

@@ -59,8 +59,9 @@ void backend_disasm(const Program *p, int ei, FILE *out)
             disasm_instr(p, m, in, text, sizeof text);
             uint32_t s = m->morder[pc];
             const char *note = s != pc ? (s > pc ? "   ^ rose" : "   v sank") : "";
-            if (in->op == OP_BRA && !in->minst && in->opd[0].imm == pc + 1)   /* a folded no-op */
-                note = pc == bb->last ? "   if-converted: the next block runs guarded" : "   merged into a vector load above";
+            if (backend_folded_branch(in, pc))   /* a folded no-op: what was it? */
+                note = src->code[s].op == OP_BRA ? "   if-converted: the body it jumped over runs guarded"
+                                               : "   merged into a vector load";
             fprintf(out, "// %4u %4u  L%-4u %4d %-7s %s%s\n", pc, s, in->line, in->minst,
                     backend_mclass_name(in->mclass), text, note);
         }

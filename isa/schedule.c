@@ -326,12 +326,6 @@ int backend_schedule(const Entry *e, uint32_t *order)
     return 0;
 }
 
-/* An if-converted branch: a folded branch to the next pc (ifconv.c). */
-static int folded_branch(const Instr *in, int pc)
-{
-    return in->op == OP_BRA && in->minst == 0 && in->guard == REG_NONE && in->opd[0].imm == pc + 1;
-}
-
 static int is_control(const Instr *in)
 {
     return in->op == OP_BRA || in->op == OP_RET || in->op == OP_EXIT;
@@ -355,7 +349,7 @@ int backend_schedule_regions(Entry *m)
     entry[0] = 1;
     for (int pc = 0; pc < n; pc++) {
         const Instr *in = &m->code[pc];
-        if (in->op != OP_BRA || folded_branch(in, pc)) continue;
+        if (in->op != OP_BRA || backend_folded_branch(in, pc)) continue;
         if (in->opd[0].imm >= 0 && in->opd[0].imm <= n) entry[in->opd[0].imm] = 1;
         if (in->reconv <= (uint32_t)n) entry[in->reconv] = 1;
     }
@@ -366,7 +360,7 @@ int backend_schedule_regions(Entry *m)
          * also come to the next block some other way */
         while (last_b + 1 < m->nblocks && !entry[m->blocks[last_b + 1].first]) {
             uint32_t end = m->blocks[last_b].last;
-            if (!folded_branch(&m->code[end], (int)end) && is_control(&m->code[end])) break;
+            if (!backend_folded_branch(&m->code[end], (int)end) && is_control(&m->code[end])) break;
             last_b++;
         }
         uint32_t first = m->blocks[first_b].first, last = m->blocks[last_b].last;
@@ -377,7 +371,7 @@ int backend_schedule_regions(Entry *m)
         int nreal = 0, nfold = 0;
         uint32_t fold[64];
         for (uint32_t pc = first; pc <= last; pc++) {
-            if (folded_branch(&m->code[pc], (int)pc) && nfold < 64) fold[nfold++] = pc;
+            if (backend_folded_branch(&m->code[pc], (int)pc) && nfold < 64) fold[nfold++] = pc;
             else { src[nreal] = pc; scratch[nreal++] = m->code[pc]; }
         }
         if (nfold == 64 || nreal > MAX_BLOCK) continue;

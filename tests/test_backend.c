@@ -161,11 +161,6 @@ static void test_register_dependences(void **state)
 /* ---- the schedule ---------------------------------------------------------------- */
 static const char *current_text;   /* the random kernel being checked, for the failure message */
 
-static int folded(const Instr *in, int pc)
-{
-    return in->op == OP_BRA && in->minst == 0 && in->guard == REG_NONE && in->opd[0].imm == pc + 1;
-}
-
 /* The machine order permutes each region the scheduler may reorder: a basic
  * block, or a run of blocks that if-converted (folded) branches and
  * fall-throughs join and nothing else enters (backend_schedule_regions);
@@ -183,7 +178,7 @@ static void check_permutation(const Entry *e)
     entry[0] = 1;
     for (int pc = 0; pc < n; pc++) {
         const Instr *in = &m->code[pc];
-        if (in->op != OP_BRA || folded(in, pc)) continue;
+        if (in->op != OP_BRA || backend_folded_branch(in, pc)) continue;
         if (in->opd[0].imm >= 0 && in->opd[0].imm <= n) entry[in->opd[0].imm] = 1;
         if (in->reconv <= (uint32_t)n) entry[in->reconv] = 1;
     }
@@ -202,7 +197,7 @@ static void check_permutation(const Entry *e)
             uint32_t end = e->blocks[last_b].last;
             const Instr *in = &m->code[end];
             int control = in->op == OP_BRA || in->op == OP_RET || in->op == OP_EXIT;
-            if (control && !folded(in, (int)end)) break;
+            if (control && !backend_folded_branch(in, end)) break;
             last_b++;
         }
         uint32_t first = e->blocks[b].first, last = e->blocks[last_b].last;
@@ -214,10 +209,10 @@ static void check_permutation(const Entry *e)
             assert_false(seen[s - first]);
             seen[s - first] = 1;
             assert_int_equal(m->code[pc].line, e->code[s].line);
-            if (folded(&m->code[pc], (int)pc)) continue;
+            if (backend_folded_branch(&m->code[pc], (int)pc)) continue;
             /* every dependence is kept */
             for (uint32_t q = first; q < pc; q++)
-                if (m->morder[q] > s && !folded(&m->code[q], (int)q) && backend_depends(&view, s, m->morder[q])) {
+                if (m->morder[q] > s && !backend_folded_branch(&m->code[q], (int)q) && backend_depends(&view, s, m->morder[q])) {
                     print_error("machine pc %u (source %u, line %d) before machine pc %u (source %u, line %d): dependent\n",
                                 q, m->morder[q], m->code[q].line, pc, s, m->code[pc].line);
                     if (current_text) fprintf(stderr, "%s\n", current_text);
@@ -225,7 +220,7 @@ static void check_permutation(const Entry *e)
                 }
         }
         const Instr *fin = &m->code[last];
-        if ((fin->op == OP_BRA || fin->op == OP_RET || fin->op == OP_EXIT) && !folded(fin, (int)last))
+        if ((fin->op == OP_BRA || fin->op == OP_RET || fin->op == OP_EXIT) && !backend_folded_branch(fin, last))
             assert_int_equal(m->morder[last], last);
         free(seen);
     }
@@ -821,6 +816,22 @@ static void test_backend_counts_of_kernels(void **state)
     assert_true(e >= 0);
     assert_int_equal(p->entries[e].machine->vectorized, 4);
     assert_int_equal(p->entries[e].machine->if_converted, 2);
+    /* --disasm names each folded no-op by what it was, wherever the
+     * schedule put it: 2 branches guarded away; 4 LDS.128 groups, each
+     * 3 loads merged into the first */
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    backend_disasm(p, e, f);
+    rewind(f);
+    char line[512];
+    int ifc = 0, merged = 0;
+    while (fgets(line, sizeof line, f)) {
+        ifc += strstr(line, "if-converted: the body it jumped over runs guarded") != NULL;
+        merged += strstr(line, "merged into a vector load") != NULL;
+    }
+    fclose(f);
+    assert_int_equal(ifc, 2);
+    assert_int_equal(merged, 4 * 3);
     program_free(p);
     diag_free(&dl);
 }

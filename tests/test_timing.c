@@ -495,7 +495,8 @@ static void test_lsu_groups_space_a_warps_loads(void **state)
 
 /* l1.invalidate_on_launch: tests/data/l1_relaunch.s reads one line (4
  * sectors) in each of two launches.  Kept: the second launch hits the 4
- * sectors; emptied at each launch: 8 misses, no hit. */
+ * sectors; emptied at each launch: 8 misses, no hit.  And
+ * tests/data/l1_local_relaunch.s's dirty line survives the emptying. */
 static void test_l1_invalidate_on_launch(void **state)
 {
     (void)state;
@@ -512,6 +513,14 @@ static void test_l1_invalidate_on_launch(void **state)
         assert_true(r.has_memstats);
         assert_int_equal(r.memstats.l1_sector_hits, inv ? 0 : 4);
         assert_int_equal(r.memstats.l1_sector_misses, inv ? 8 : 4);
+        run_free(&r);
+        program_free(p);
+        /* a dirty (local-memory) line is written to L2 when the L1 is
+         * emptied, not lost: 128 bytes of it and 128 of out at the end */
+        p = asm_assemble_file("tests/data/l1_local_relaunch.s", NULL, &dl);
+        assert_non_null(p);
+        assert_int_equal(run_program(&r, p, &c, "test", &o, &dl), RUN_OK);
+        assert_int_equal(r.memstats.dram_bytes_write, 128 + 128);
         run_free(&r);
         program_free(p);
         diag_free(&dl);

@@ -600,14 +600,13 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe] * (uint64_t)slots;
     if (cost.wavefronts > 1 && (uint64_t)cost.wavefronts > busy) busy = (uint64_t)cost.wavefronts;
     if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + busy;
-    if (v->pipe == PIPE_LSU && sm->agu_ii) {
-        int sp = out.has_mem ? out.mem.space : e->code[pc].space;
-        int ii = sp == SP_GLOBAL || sp == SP_LOCAL ? sm->agu_global_ii : sm->agu_ii;
-        sm->agu_free[sw->sched] = now + (uint64_t)ii * (uint64_t)slots;
-    }
     if (pc < (uint32_t)e->ncode) {
         const Instr *in = &e->code[pc];
         int space = out.has_mem ? out.mem.space : in->space;
+        if (v->pipe == PIPE_LSU && sm->agu_ii) {   /* its block's address stage (unit.lsu_groups) */
+            int ii = space == SP_GLOBAL || space == SP_LOCAL ? sm->agu_global_ii : sm->agu_ii;
+            sm->agu_free[sw->sched] = now + (uint64_t)ii * (uint64_t)slots;
+        }
         if (out.has_mem && t->ms && (space == SP_GLOBAL || space == SP_LOCAL)) {
             hierarchy_access(sm, t, slot, pc, &out.mem, cost.coalesced ? &co : NULL, in);
         } else if (out.has_mem && t->ms && space == SP_CONST) {
