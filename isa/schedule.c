@@ -42,7 +42,9 @@
 
 enum {
     MAX_BLOCK = 2048,       /* longer blocks keep their source order */
-    MIN_BUDGET = 8          /* registers for the block's own values, at least */
+    MIN_BUDGET = 8          /* registers for the block's own values, at least: a floor of the
+                               model's own, not measured (a block that keeps more than 22
+                               registers from before it would make ptxas spill or exceed 32) */
 };
 /* A value register's life in a block (schedule_block's budget). */
 enum { UNSEEN, LIVE_IN, WRITTEN, REDEFINED, COUNTED, COUNTED_FIXED };
