@@ -443,14 +443,15 @@ static int same_memory(const Run *a, const Run *b)
 }
 
 /* A kernel that stores %clock values: its timed output is a time, which
- * the order rightly changes. */
+ * the order rightly changes.  %smid likewise: a block goes to an SM that
+ * has room when the dispatcher reaches it, which depends on timing. */
 static int reads_clock(const Program *p)
 {
     for (int e = 0; e < p->nentries; e++)
         for (int pc = 0; pc < p->entries[e].ncode; pc++)
             for (int s = 0; s < ISA_MAX_OPS; s++) {
                 const Operand *o = &p->entries[e].code[pc].opd[s];
-                if (o->kind == OPD_SREG && (o->r[0] == SR_CLOCK || o->r[0] == SR_CLOCK64)) return 1;
+                if (o->kind == OPD_SREG && (o->r[0] == SR_CLOCK || o->r[0] == SR_CLOCK64 || o->r[0] == SR_SMID)) return 1;
             }
     return 0;
 }

@@ -493,6 +493,59 @@ static void test_lsu_groups_space_a_warps_loads(void **state)
     diag_free(&dl);
 }
 
+/* The block dispatcher's round robin (gpu.c): every SM with room gets a
+ * block before any SM gets another, so block b + nsms runs on block b's SM.
+ * The H100 does this (tests/validation/h100/measured/blocktime.csv: 256
+ * blocks -> 2 on 124 SMs and 1 on 8; block 132 on block 0's SM).  hopper.ini
+ * (132 SMs, one block every 1.2 cycles GPU-wide): 256 blocks, sm[b] ==
+ * sm[b + 132] for b < 124, all 132 SMs used.  fermi.ini (15 SMs, no GPU-wide
+ * limit, 6 blocks of 256 threads fit): block b on SM b % 15. */
+static void block_sms(const Config *c, const char *nb, uint32_t *sm, int n)
+{
+    DiagList dl = { 0 };
+    AsmDefine d[] = { { "NB", nb } };
+    AsmOptions ao = { d, 1 };
+    Program *p = asm_assemble_file("tests/data/block_smid.s", &ao, &dl);
+    assert_non_null(p);
+    Run r;
+    RunOptions o = { 0 };
+    assert_int_equal(run_program(&r, p, c, "test", &o, &dl), RUN_OK);
+    Region *rg = mem_region_of_buffer(&r.mem, 0);
+    assert_non_null(rg);
+    memcpy(sm, rg->data, (size_t)n * 4);
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+}
+
+static void test_dispatch_round_robin(void **state)
+{
+    (void)state;
+    Config h, f;
+    DiagList dl = { 0 };
+    config_defaults(&h);
+    assert_int_equal(config_load_file(&h, "configs/hopper.ini", &dl), 0);
+    uint32_t sm[256];
+    block_sms(&h, "256", sm, 256);
+    int per_sm[132] = { 0 };
+    for (int b = 0; b < 256; b++) {
+        assert_true(sm[b] < 132);
+        per_sm[sm[b]]++;
+    }
+    int two = 0, one = 0;
+    for (int s = 0; s < 132; s++) {
+        two += per_sm[s] == 2;
+        one += per_sm[s] == 1;
+    }
+    assert_int_equal(two, 124);
+    assert_int_equal(one, 8);
+    for (int b = 0; b < 124; b++) assert_int_equal(sm[b], sm[b + 132]);
+    fermi(&f);
+    block_sms(&f, "40", sm, 40);
+    for (int b = 0; b < 40; b++) assert_int_equal(sm[b], b % 15);
+    diag_free(&dl);
+}
+
 /* l1.invalidate_on_launch: tests/data/l1_relaunch.s reads one line (4
  * sectors) in each of two launches.  Kept: the second launch hits the 4
  * sectors; emptied at each launch: 8 misses, no hit.  And
@@ -550,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_carveout),
         cmocka_unit_test(test_lsu_groups_space_a_warps_loads),
         cmocka_unit_test(test_l1_invalidate_on_launch),
+        cmocka_unit_test(test_dispatch_round_robin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

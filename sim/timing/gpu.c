@@ -69,19 +69,25 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     for (int i = 0; i < nsms && rc == 0; i++) rc = sm_init(&sms[i], i, cfg);
 
     uint64_t start = *nowp, first = t.now, next_block = 0;
+    int rr = 0;   /* the SM the dispatcher tries first */
     uint64_t last_inst = st->ptx_inst, last_progress = t.now;
     uint64_t step_last = t.now ? t.now - 1 : 0, next_sample = 0;
     while (rc == 0) {
         if (obs) sample(&t, ms, &next_sample, 0);
-        /* dispatch: one block per SM per cycle, round robin from an SM that
-         * moves on every cycle (cycles the loop skips included) */
+        /* dispatch: at most one block per SM per cycle, round robin: the
+         * search starts at the SM after the last one that got a block, so
+         * every SM with room gets a block before any gets another (the H100
+         * puts blocks b and b + 132 on one SM: blocktime.csv) */
         if (next_block < k.nctas) {
             /* gpu.cta_dispatch_cycles: blocks the GPU-wide dispatcher may have started by now */
             uint64_t allowed = cfg->gpu.cta_dispatch_cycles > 0
                 ? (uint64_t)((double)(t.now - first) / cfg->gpu.cta_dispatch_cycles) + 1 : UINT64_MAX;
-            int s = (int)((t.now - first) % (uint64_t)nsms);
+            int s = rr;
             for (int i = 0; i < nsms && next_block < k.nctas && next_block < allowed; i++, s = s + 1 == nsms ? 0 : s + 1)
-                if (sm_can_fit(&sms[s], &t.occ) && sm_launch_cta(&sms[s], &t, next_block) == 0) next_block++;
+                if (sm_can_fit(&sms[s], &t.occ) && sm_launch_cta(&sms[s], &t, next_block) == 0) {
+                    next_block++;
+                    rr = s + 1 == nsms ? 0 : s + 1;
+                }
         }
         if (ms) deliver(ms, sms, &t);
         uint64_t next = SM_NEVER;
