@@ -250,15 +250,28 @@ int backend_run(Entry *e, const Var *vars, int nvars)
     e->machine = NULL;
     e->morder = NULL;
     backend_account(e);
-    size_t n = (size_t)(e->ncode ? e->ncode : 1);
+    /* loops unrolled as ptxas does (unroll.c): the order is scheduled from
+     * u, its pcs mapped back to e's by u2e */
+    Entry *u = NULL;
+    uint32_t *u2e = NULL;
+    if (backend_unroll(e, &u, &u2e) < 0) return -1;
+    const Entry *base = u ? u : e;
+    size_t n = (size_t)(base->ncode ? base->ncode : 1);
     uint32_t *order = malloc(n * sizeof *order);
     Entry *m = malloc(sizeof *m);
     Instr *code = malloc(n * sizeof *code);
-    if (!order || !m || !code || backend_schedule(e, order)) { free(order); free(m); free(code); return -1; }
-    for (int pc = 0; pc < e->ncode; pc++) code[pc] = e->code[order[pc]];
-    *m = *e;
+    if (!order || !m || !code || backend_schedule(base, order)) { free(order); free(m); free(code); return -1; }
+    for (int pc = 0; pc < base->ncode; pc++) code[pc] = base->code[order[pc]];
+    *m = *base;
     m->code = code;
     m->machine = NULL;
+    if (u) {
+        for (int pc = 0; pc < base->ncode; pc++) order[pc] = u2e[order[pc]];
+        free(u->code);
+        free(u2e);
+        free(u);              /* m owns its registers and blocks now */
+        m->owns = 1;
+    }
     m->morder = order;
     RegAlloc ra, src;
     int rc = backend_regalloc(m, &ra);

@@ -130,6 +130,13 @@ enum { BACKEND_IFCONV_MAX = 10 };
  * many, or -1 out of memory. */
 int backend_if_convert(Entry *m);
 
+/* ---- loop unrolling (unroll.c) ------------------------------------------- */
+/* ptxas unrolls a small counted loop further than nvcc did: a copy of e
+ * with each such loop unrolled (a trip test, the copies, the loop as
+ * written for the rest) in *u, and *src[pc] = e's pc each of *u's comes
+ * from.  Returns how many loops (0: *u NULL), -1 out of memory. */
+int backend_unroll(const Entry *e, Entry **u, uint32_t **src);
+
 /* ---- vector shared loads (vectorize.c) ----------------------------------- */
 /* ptxas merges a thread's neighbouring 4-byte shared loads whose address it
  * proves 16- (8-) byte aligned into LDS.128 (LDS.64).  Merge them in m (a

@@ -293,7 +293,14 @@ static void free_entry(Entry *en)
     for (int i = 0; i < en->ncalls; i++) { free(en->calls[i].name); free(en->calls[i].params); }
     free(en->calls);
     free(en->linked);
-    if (en->machine) free(en->machine->code);
+    if (en->machine) {
+        free(en->machine->code);
+        if (en->machine->owns) {
+            free_regs(en->machine->regs, en->machine->nregs);
+            free_regs(en->machine->preds, en->machine->npreds);
+            free(en->machine->blocks);
+        }
+    }
     free(en->machine);
     free(en->morder);
 }

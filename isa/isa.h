@@ -357,6 +357,7 @@ typedef struct Entry {
     int regs_spilled;             /* registers beyond .maxnreg (counted, not spilled) */
     int if_converted, vectorized; /* machine entry: branches guarded away, shared-load groups merged (backend.h) */
     int regs_order, regs_ptx;     /* machine entry: registers the colouring of its order and of the PTX order needs */
+    int owns;                     /* machine entry: its regs, preds and blocks are its own (an unrolled loop) */
     int prologue_minst;           /* machine instructions each warp runs before pc 0 */
 } Entry;
 
