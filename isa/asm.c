@@ -198,7 +198,17 @@ static void parse_perf_directive(Asm *A, const Token *d)
 {
     int saved = A->line_mode;
     A->line_mode = 1;
-    if (asm_tok_is(d, ".pragma")) { asm_skip_line(A); A->line_mode = saved; asm_accept(A, ';'); return; }
+    if (asm_tok_is(d, ".pragma")) {
+        /* inside a body, "nounroll" marks the loop whose head comes next
+         * (nvcc puts it on the remainder loops it leaves); ptxas keeps such a
+         * loop rolled, and so does the back end (unroll.c) */
+        Token s = asm_peek(A);
+        if (A->e && s.kind == TOK_STRING && s.len == 10 && !memcmp(s.s, "\"nounroll\"", 10)) A->nounroll = 1;
+        asm_skip_line(A);
+        A->line_mode = saved;
+        asm_accept(A, ';');
+        return;
+    }
     if (asm_tok_is(d, ".noreturn")) { A->line_mode = saved; asm_accept(A, ';'); return; }
     int64_t v[3] = { 0, 0, 0 };
     int n = 0;
@@ -242,6 +252,7 @@ static void frame_params(Asm *A, Entry *e)
 static void finish_entry(Asm *A)
 {
     Entry *e = A->e;
+    A->nounroll = 0;
     for (int i = 0; i < A->nfix; i++) {
         Fixup *f = &A->fix[i];
         int l = strmap_get(&A->labelmap, f->name, (int)strlen(f->name));

@@ -939,6 +939,8 @@ void asm_parse_instruction(Asm *A)
     Entry *e = A->e;
     if (e->ncode >= MAX_CODE) { asm_err(A, &m, "too many instructions in one entry"); return; }
     GROW(e->code, e->ncode, A->capcode);
+    if (A->nounroll) in.flags |= IF_NOUNROLL;
+    A->nounroll = 0;
     e->code[e->ncode++] = in;
 }
 

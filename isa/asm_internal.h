@@ -99,6 +99,7 @@ typedef struct Asm {
     Lexer inc_stack[MAX_INCLUDE_DEPTH];  /* the including files' lexers */
     int ninc_stack;
     SrcLoc cur_loc;                      /* the last .loc */
+    int nounroll;                        /* a .pragma "nounroll" waits for the next instruction */
     int capcuda;
 } Asm;
 

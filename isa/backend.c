@@ -254,7 +254,8 @@ int backend_run(Entry *e, const Var *vars, int nvars)
      * u, its pcs mapped back to e's by u2e */
     Entry *u = NULL;
     uint32_t *u2e = NULL;
-    if (backend_unroll(e, &u, &u2e) < 0) return -1;
+    int unrolled = backend_unroll(e, &u, &u2e);
+    if (unrolled < 0) return -1;
     const Entry *base = u ? u : e;
     size_t n = (size_t)(base->ncode ? base->ncode : 1);
     uint32_t *order = malloc(n * sizeof *order);
@@ -266,13 +267,12 @@ int backend_run(Entry *e, const Var *vars, int nvars)
     m->code = code;
     m->machine = NULL;
     if (u) {
-        for (int pc = 0; pc < base->ncode; pc++) order[pc] = u2e[order[pc]];
         free(u->code);
-        free(u2e);
         free(u);              /* m owns its registers and blocks now */
         m->owns = 1;
     }
-    m->morder = order;
+    m->unrolled = unrolled;
+    m->morder = order;        /* pcs of base (u's, if unrolled) until the end */
     RegAlloc ra, src;
     int rc = backend_regalloc(m, &ra);
     /* ptxas hoists the loads as this order does and still allocates what
@@ -299,7 +299,16 @@ int backend_run(Entry *e, const Var *vars, int nvars)
      * if-converted runs scheduled as one (their vector loads move whole) */
     m->vectorized = backend_vectorize(m, vars, nvars);
     int regions = m->if_converted > 0 && m->vectorized >= 0 ? backend_schedule_regions(m) : 0;
-    if (m->if_converted < 0 || regions < 0 || m->vectorized < 0) { free(order); free(m); free(code); return -1; }
+    if (m->if_converted < 0 || regions < 0 || m->vectorized < 0) { free(order); free(m); free(code); free(u2e); return -1; }
+    if (u2e) {
+        /* the unrolled code's order stays for test_backend's permutation
+         * check; morder names e's pcs, as the views expect */
+        m->uorder = malloc((size_t)m->ncode * sizeof *m->uorder);
+        if (!m->uorder) { free(order); free(m); free(code); free(u2e); return -1; }
+        memcpy(m->uorder, order, (size_t)m->ncode * sizeof *order);
+        for (int pc = 0; pc < m->ncode; pc++) order[pc] = u2e[order[pc]];
+        free(u2e);
+    }
     e->regs_spilled = m->regs_spilled;
     e->machine = m;
     e->morder = order;

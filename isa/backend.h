@@ -135,6 +135,7 @@ int backend_if_convert(Entry *m);
  * with each such loop unrolled (a trip test, the copies, the loop as
  * written for the rest) in *u, and *src[pc] = e's pc each of *u's comes
  * from.  Returns how many loops (0: *u NULL), -1 out of memory. */
+enum { BACKEND_UNROLL_FACTOR = 4 };   /* ptxas's factor (unroll.c) */
 int backend_unroll(const Entry *e, Entry **u, uint32_t **src);
 
 /* ---- vector shared loads (vectorize.c) ----------------------------------- */
@@ -152,6 +153,10 @@ int backend_run(Entry *e, const Var *vars, int nvars);
 /* --disasm: the machine order of entry ei, its registers and live ranges,
  * as comments (backend_view.c). */
 void backend_disasm(const Program *p, int ei, FILE *out);
+/* What machine entry m does as ptxas does ("2 loops unrolled 4 times, 1
+ * short branch guarded instead (if-conversion), ..."), into buf; 0 if
+ * nothing. */
+int backend_describe(const Entry *m, char *buf, size_t n);
 
 /* The entry the SM issues: e->machine when machine is set and the pass ran. */
 static inline const Entry *backend_entry(const Entry *e, int machine)

@@ -24,6 +24,22 @@ static int later(const Entry *m, const RegAlloc *ra, int a, int b)
     return strcmp(m->regs[a].name, m->regs[b].name) > 0;
 }
 
+int backend_describe(const Entry *m, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    if (m->unrolled)
+        len += (size_t)snprintf(buf + len, n - len, "%d loop%s unrolled %d times", m->unrolled, m->unrolled == 1 ? "" : "s",
+                                BACKEND_UNROLL_FACTOR);
+    if (m->if_converted && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "%s%d short branch%s guarded instead (if-conversion)", len ? ", " : "",
+                                m->if_converted, m->if_converted == 1 ? "" : "es");
+    if (m->vectorized && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "%s%d group%s of shared loads merged into vector loads", len ? ", " : "",
+                                m->vectorized, m->vectorized == 1 ? "" : "s");
+    return len > 0;
+}
+
 void backend_disasm(const Program *p, int ei, FILE *out)
 {
     const Entry *src = &p->entries[ei];
@@ -39,10 +55,8 @@ void backend_disasm(const Program *p, int ei, FILE *out)
         fprintf(out, " (the lesser of two colourings, each + %d reserved, rounded up to %d: this order's %d, the PTX "
                      "order's %d)", BACKEND_RESERVED_REGS, BACKEND_REG_GRANULE, m->regs_order, m->regs_ptx);
     fprintf(out, "; counted by use: %d\n", src->regs_per_thread);
-    if (m->if_converted || m->vectorized)
-        fprintf(out, "// as ptxas does: %d short branch%s guarded instead (if-conversion), %d group%s of shared loads "
-                     "merged into vector loads\n", m->if_converted, m->if_converted == 1 ? "" : "es", m->vectorized,
-                m->vectorized == 1 ? "" : "s");
+    char what[256];
+    if (backend_describe(m, what, sizeof what)) fprintf(out, "// as ptxas does: %s\n", what);
     if (m->regs_spilled)
         fprintf(out, "// .maxnreg %d: %d registers over it would spill to local memory (counted, not simulated)\n",
                 src->maxnreg, m->regs_spilled);

@@ -295,6 +295,7 @@ static void free_entry(Entry *en)
     free(en->linked);
     if (en->machine) {
         free(en->machine->code);
+        free(en->machine->uorder);
         if (en->machine->owns) {
             free_regs(en->machine->regs, en->machine->nregs);
             free_regs(en->machine->preds, en->machine->npreds);

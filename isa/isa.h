@@ -158,6 +158,7 @@ typedef enum Sem { SEM_NONE, SEM_SC, SEM_ACQ_REL, SEM_RELAXED, SEM_ACQUIRE, SEM_
 #define IF_NOFTZ    (1u << 11)   /* atom/red .add.noftz on halves: subnormals kept */
 #define IF_NAN      (1u << 12)   /* min/max .NaN: a NaN operand gives the canonical NaN */
 #define IF_SHIFTAMT (1u << 13)   /* bfind.shiftamt */
+#define IF_NOUNROLL (1u << 14)   /* the first instruction after .pragma "nounroll": its loop stays rolled (unroll.c) */
 
 /* ---- opcodes ----------------------------------------------------------- */
 #define ISA_OP(e, m, f, u, t, mo, mi, d) e,
@@ -358,6 +359,8 @@ typedef struct Entry {
     int if_converted, vectorized; /* machine entry: branches guarded away, shared-load groups merged (backend.h) */
     int regs_order, regs_ptx;     /* machine entry: registers the colouring of its order and of the PTX order needs */
     int owns;                     /* machine entry: its regs, preds and blocks are its own (an unrolled loop) */
+    int unrolled;                 /* machine entry: loops unrolled 4 times, as ptxas does (unroll.c) */
+    uint32_t *uorder;             /* machine entry of an unrolled one: each pc's pc in the unrolled code (morder: in the source) */
     int prologue_minst;           /* machine instructions each warp runs before pc 0 */
 } Entry;
 

@@ -7,12 +7,15 @@
  * without this it keeps the PTX's 8.
  *
  * A loop is unrolled when it is one basic block ending in `@%p bra HEAD`,
- * counted by one `add i, i, C` (C > 0, 32-bit) and tested by one
- * `setp.lt.s32` (or `.lo.u32`) `%p, i, n` after it, n an immediate or a
- * register the body does not write; nothing in the body is guarded, a
- * control, barrier, fence, atomic, warp-synchronous or asynchronous
- * instruction; and U copies (U = 4, or fewer so that they stay within
- * UNROLL_MAX_MINST machine instructions) fit.  It becomes
+ * counted by one `add i, i, C` (32-bit) and tested by one `setp` after it:
+ * counting up (C > 0), `setp.lt.s32` (or `.lo.u32`) `%p, i, n`, n an
+ * immediate or a register the body does not write; counting down (C < 0),
+ * `setp.ne %p, i, K`, K an immediate (nvcc's form for its own unrolled
+ * loops).  Nothing in the body is guarded, a control, barrier, fence,
+ * atomic, warp-synchronous or asynchronous instruction; the body has at
+ * most UNROLL_MAX_PTX PTX instructions, and its head carries no .pragma
+ * "nounroll".  U = 4 copies (ptxas's factor; the rule's evidence is at
+ * UNROLL_MAX_PTX).  It becomes
  *
  *   CHK:  T = (s64) i + (U-1) C;  q = T < (s64) n;  @!q bra ORIG
  *   UNR:  body 1 .. body U  (no test between them), the same T and q;
@@ -21,8 +24,9 @@
  *   EXIT:
  *
  * q says the next U - 1 tests of the loop as written would all pass: the
- * values stay below n, so nothing wraps, and computing T in 64 bits keeps
- * it exact for any i and n.  Copies 1 .. U-1 write their own copies of the
+ * values stay below n (counting down: T = i - (U-1) |C| > K, so every value
+ * the copies skip testing lies above K and differs from it), so nothing
+ * wraps, and computing T in 64 bits keeps it exact for any i and n.  Copies 1 .. U-1 write their own copies of the
  * registers the body defines before it reads them, so the scheduler can
  * raise a later copy's loads above an earlier copy's arithmetic; copy U
  * writes the original ones, which is what the code after the loop reads.
@@ -36,14 +40,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNROLL_MAX_MINST = 128, UNROLL_FACTOR = 4 };
+/* ptxas's rule, read off the H100's SASS (tests/validation/h100/measured/
+ * kernels_val.sass, inflight.sass, corpus/sass/kernels_corpus.sass) against
+ * the PTX it came from: every counted loop it unrolled it unrolled 4 times,
+ * and it unrolled those of 16, 17, 18, 22, 28, 29 and 45 PTX instructions
+ * (inflight_d1, gemv_warp_per_row, gemv_row_per_thread, naive_mm,
+ * inflight_d2, spmv_csr_scalar, spmv_ell) and none of 52 or more
+ * (inflight_d4..d32, mm_float4 61, stencil3d_7pt 83).  The bound sits
+ * between 45 and 52; loops nvcc marks .pragma "nounroll" stay rolled. */
+enum { UNROLL_MAX_PTX = 48, UNROLL_FACTOR = BACKEND_UNROLL_FACTOR };
 
 typedef struct Loop {
     int head, latch;        /* first pc, the branch's pc */
     int ireg, preg, u;
     int64_t step;
     Operand bound;
-    int cmp;                /* CMP_LT (s32), CMP_LO (u32), or CMP_NE against 0 counting down */
+    int cmp;                /* CMP_LT (s32), CMP_LO (u32), or CMP_NE against an end value counting down */
     int down, narrow;       /* counting down; the counter's type */
 } Loop;
 
@@ -79,16 +91,18 @@ static int find_loop(const Entry *e, const BasicBlock *bb, Loop *l)
     if (br->op != OP_BRA || br->guard == REG_NONE || br->guard_neg || br->opd[0].imm != bb->first ||
         bb->last <= bb->first)
         return 0;
-    int p = e->nregs + br->guard, setp = -1, add = -1, size = 0;
+    if (e->code[bb->first].flags & IF_NOUNROLL) return 0;
+    int size = (int)(bb->last - bb->first + 1);        /* PTX instructions, the branch included */
+    if (size > UNROLL_MAX_PTX) return 0;
+    int p = e->nregs + br->guard, setp = -1, add = -1;
     for (uint32_t pc = bb->first; pc < bb->last; pc++) {
         const Instr *in = &e->code[pc];
         if (unroll_blocker(in)) return 0;
-        size += in->minst;
         if (writes_reg(e, in, p)) { if (setp >= 0) return 0; setp = (int)pc; }
     }
     if (setp < 0) return 0;
     const Instr *s = &e->code[setp];
-    int down = s->cmp == CMP_NE && s->opd[2].kind == OPD_IMM && s->opd[2].imm == 0 &&
+    int down = s->cmp == CMP_NE && s->opd[2].kind == OPD_IMM &&
                (s->type == T_S32 || s->type == T_U32 || s->type == T_B32);
     if (s->op != OP_SETP || s->boolop != BOOL_NONE || s->opd[5].kind != OPD_NONE || s->opd[1].kind != OPD_REG ||
         !((s->cmp == CMP_LT && s->type == T_S32) || (s->cmp == CMP_LO && s->type == T_U32) || down) ||
@@ -105,12 +119,11 @@ static int find_loop(const Entry *e, const BasicBlock *bb, Loop *l)
             return 0;
         add = (int)pc;
     }
-    if (add < 0 || add > setp || size < 1) return 0;
+    if (add < 0 || add > setp) return 0;
     int64_t step = e->code[add].opd[2].imm;
     *l = (Loop){ (int)bb->first, (int)bb->last, i, br->guard, UNROLL_FACTOR, down ? -step : step, s->opd[2], s->cmp, down,
                  s->type == T_S32 ? T_S32 : T_U32 };
-    while (l->u > 1 && l->u * size > UNROLL_MAX_MINST) l->u--;
-    return l->u >= 2;
+    return 1;
 }
 
 /* ---- building the unrolled entry ---------------------------------------------- */
@@ -177,8 +190,8 @@ static void emit_test(Build *b, const Loop *l, int t, int nreg, int q, int64_t k
     in.opd[0] = reg_opd(t); in.opd[1] = reg_opd(t); in.opd[2] = imm_opd(l->down ? -k : k); in.nops = 3;
     in.unit = (uint8_t)isa_unit(&in); put(b, &in, src);
     Operand bound = l->bound;
-    if (l->down) {
-        bound = imm_opd(0);
+    if (l->down) {           /* every value the copies skip testing lies above the end value K */
+        bound = imm_opd(narrow == T_S32 ? (int64_t)(int32_t)l->bound.imm : (int64_t)(uint32_t)l->bound.imm);
     } else if (bound.kind == OPD_REG) {
         in = plain(OP_CVT, wide, at);
         in.stype = (uint8_t)narrow;

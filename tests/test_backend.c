@@ -167,10 +167,20 @@ static const char *current_text;   /* the random kernel being checked, for the f
  * every dependence between two of its instructions is kept, judged on the
  * source instructions with the machine guards, and a region's own branch
  * stays last. */
-static void check_permutation(const Entry *e)
+static void check_permutation(const Entry *src)
 {
-    const Entry *m = e->machine;
+    const Entry *m = src->machine;
     assert_non_null(m);
+    /* an unrolled entry is a permutation of the unrolled code (unroll.c),
+     * which backend_unroll makes again the same way */
+    Entry *u = NULL;
+    uint32_t *u2e = NULL;
+    if (m->unrolled) {
+        assert_int_equal(backend_unroll(src, &u, &u2e), m->unrolled);
+        assert_non_null(m->uorder);
+    }
+    const Entry *e = u ? u : src;
+    const uint32_t *morder = u ? m->uorder : m->morder;
     assert_int_equal(m->ncode, e->ncode);
     int n = e->ncode;
     char *entry = calloc((size_t)n + 1, 1);
@@ -185,9 +195,9 @@ static void check_permutation(const Entry *e)
     /* the source instructions with the machine entry's guards (if-conversion);
      * the vector loads vectorize.c made after scheduling are left out */
     for (int pc = 0; pc < n; pc++) {
-        vcode[m->morder[pc]] = e->code[m->morder[pc]];
-        vcode[m->morder[pc]].guard = m->code[pc].guard;
-        vcode[m->morder[pc]].guard_neg = m->code[pc].guard_neg;
+        vcode[morder[pc]] = e->code[morder[pc]];
+        vcode[morder[pc]].guard = m->code[pc].guard;
+        vcode[morder[pc]].guard_neg = m->code[pc].guard_neg;
     }
     Entry view = *e;
     view.code = vcode;
@@ -204,7 +214,7 @@ static void check_permutation(const Entry *e)
         b = last_b + 1;
         char *seen = calloc((size_t)(last - first + 1), 1);
         for (uint32_t pc = first; pc <= last; pc++) {
-            uint32_t s = m->morder[pc];
+            uint32_t s = morder[pc];
             assert_true(s >= first && s <= last);
             assert_false(seen[s - first]);
             seen[s - first] = 1;
@@ -212,20 +222,25 @@ static void check_permutation(const Entry *e)
             if (backend_folded_branch(&m->code[pc], (int)pc)) continue;
             /* every dependence is kept */
             for (uint32_t q = first; q < pc; q++)
-                if (m->morder[q] > s && !backend_folded_branch(&m->code[q], (int)q) && backend_depends(&view, s, m->morder[q])) {
+                if (morder[q] > s && !backend_folded_branch(&m->code[q], (int)q) && backend_depends(&view, s, morder[q])) {
                     print_error("machine pc %u (source %u, line %d) before machine pc %u (source %u, line %d): dependent\n",
-                                q, m->morder[q], m->code[q].line, pc, s, m->code[pc].line);
+                                q, morder[q], m->code[q].line, pc, s, m->code[pc].line);
                     if (current_text) fprintf(stderr, "%s\n", current_text);
                     fail();
                 }
         }
         const Instr *fin = &m->code[last];
         if ((fin->op == OP_BRA || fin->op == OP_RET || fin->op == OP_EXIT) && !backend_folded_branch(fin, last))
-            assert_int_equal(m->morder[last], last);
+            assert_int_equal(morder[last], last);
         free(seen);
     }
     free(entry);
     free(vcode);
+    if (u) {
+        for (int i = 0; i < u->nregs; i++) free(u->regs[i].name);
+        for (int i = 0; i < u->npreds; i++) free(u->preds[i].name);
+        free(u->regs); free(u->preds); free(u->blocks); free(u->code); free(u); free(u2e);
+    }
 }
 
 static void test_loads_rise_branch_stays_last(void **state)
@@ -612,7 +627,7 @@ static char *random_kernel(uint64_t seed)
     for (int i = 0; i < NF; i++) emit(&k, "    cvt.rn.f32.u32 %%f%d, %%r%d;\n", i + 1, 2 + (int)rnd(&g, NR - 2));
     int n = 30 + (int)rnd(&g, 40);
     for (int i = 0; i < n; i++) {
-        int what = (int)rnd(&g, 14);
+        int what = (int)rnd(&g, 15);
         int d = 2 + (int)rnd(&g, NR - 2), a = 2 + (int)rnd(&g, NR - 2), b = 2 + (int)rnd(&g, NR - 2);
         int off = 4 * (int)rnd(&g, SLOT / 4);
         const char *guard = rnd(&g, 6) == 0 ? "@%p1 " : "";
@@ -648,6 +663,26 @@ static char *random_kernel(uint64_t seed)
             }
             break;
         }
+        case 13: {   /* a counted loop of 1-8 trips (from data), what ptxas unrolls (isa/unroll.c):
+                      * up to a bound in a register or down to an end value K, step 1-3 */
+            int len = 1 + (int)rnd(&g, 5), step = 1 + (int)rnd(&g, 3), down = (int)rnd(&g, 2), kend = (int)rnd(&g, 3) - 1;
+            emit(&k, "    and.b32 %%r41, %%r%d, 7;\n", a);
+            if (down) emit(&k, "    mad.lo.s32 %%r40, %%r41, %d, %d;\n", step, kend + step);   /* K + step x (trips) */
+            else emit(&k, "    mov.u32 %%r40, 0;\n    mul.lo.s32 %%r41, %%r41, %d;\n", step);
+            emit(&k, "LOOP%d:\n%s", i, rnd(&g, 5) == 0 ? "    .pragma \"nounroll\";\n" : "");
+            for (int j = 0; j < len; j++) {
+                int q = (int)rnd(&g, 5), dd = 2 + (int)rnd(&g, NR - 2), aa = 2 + (int)rnd(&g, NR - 2);
+                if (q == 0) emit(&k, "    add.u32 %%r%d, %%r%d, %%r%d;\n", dd, aa, d);
+                else if (q == 1) emit(&k, "    st.global.u32 [%%rd6+%d], %%r%d;\n", 4 * (int)rnd(&g, SLOT / 4), aa);
+                else if (q == 2) emit(&k, "    ld.global.u32 %%r%d, [%%rd6+%d];\n", dd, 4 * (int)rnd(&g, SLOT / 4));
+                else if (q == 3) emit(&k, "    ld.global.u32 %%r%d, [%%rd5+%d];\n", dd, 4 * (int)rnd(&g, SLOT / 4));
+                else emit(&k, "    fma.rn.f32 %%f%d, %%f%d, %%f%d, %%f%d;\n", 1 + (int)rnd(&g, NF), 1 + (int)rnd(&g, NF), 1 + (int)rnd(&g, NF), 1 + (int)rnd(&g, NF));
+            }
+            if (down) emit(&k, "    add.s32 %%r40, %%r40, %d;\n    setp.ne.s32 %%p3, %%r40, %d;\n", -step, kend);
+            else emit(&k, "    add.s32 %%r40, %%r40, %d;\n    setp.lt.s32 %%p3, %%r40, %%r41;\n", step);
+            emit(&k, "    @%%p3 bra LOOP%d;\n", i);
+            break;
+        }
         default: {   /* if (...) { 1-4 statements }: what ptxas if-converts (isa/ifconv.c) */
             int len = 1 + (int)rnd(&g, 4);
             emit(&k, "    @%s%%p1 bra SKIP%d;\n", rnd(&g, 2) ? "!" : "", i);
@@ -672,6 +707,7 @@ static char *random_kernel(uint64_t seed)
     return k.buf;
 }
 
+static int unrolled;        /* loops the random kernels' machine entries unrolled */
 static int if_converted;    /* instructions the random kernels' machine entries guarded (if-conversion) */
 static int vectorised;      /* vector shared loads they made */
 
@@ -684,6 +720,7 @@ static void try_random(uint64_t seed, int *bad)
     check_permutation(&p->entries[0]);
     current_text = NULL;
     const Entry *m = p->entries[0].machine;
+    if (m) unrolled += m->unrolled;
     for (int pc = 0; m && pc < m->ncode; pc++) {
         /* guarded in the machine order, not in the source: an if-converted body */
         if_converted += m->code[pc].guard != REG_NONE && p->entries[0].code[m->morder[pc]].guard == REG_NONE;
@@ -905,6 +942,76 @@ static void test_schedule_across_if_converted_blocks(void **state)
     diag_free(&dl);
 }
 
+/* ---- loop unrolling (isa/unroll.c) -------------------------------------------------- */
+/* How many loops the back end unrolls in entry `name` of file `path`. */
+static int unrolled_in(const char *path, const char *name)
+{
+    DiagList dl = { 0 };
+    AsmOptions o = { NULL, 0 };
+    Program *p = asm_assemble_file(path, &o, &dl);
+    if (!p) diag_print(&dl, stderr);
+    assert_non_null(p);
+    int ei = program_find_entry(p, name);
+    assert_true(ei >= 0);
+    int n = p->entries[ei].machine->unrolled;
+    program_free(p);
+    diag_free(&dl);
+    return n;
+}
+
+/* ptxas's rule as the H100's SASS shows it (unroll.c): the counted loops of
+ * 16-45 PTX instructions unrolled 4 times, none of 52 or more, none marked
+ * .pragma "nounroll" (nvcc's remainder loops: naive_mm has one, kept rolled
+ * in the SASS), none stepping by a register (softmax_row's i += blockDim.x),
+ * none with a barrier (reduce_seq). */
+static void test_unroll_rules_from_sass(void **state)
+{
+    (void)state;
+    const char *val = "tests/validation/nvcc/naive_mm.s", *fl = "tests/validation/micro/inflight16.s";
+    assert_int_equal(unrolled_in(val, "naive_mm"), 1);               /* 22 instructions, 8 loads -> 32 */
+    assert_int_equal(unrolled_in(val, "gemv_row_per_thread"), 1);    /* 18 */
+    assert_int_equal(unrolled_in(val, "gemv_warp_per_row"), 1);      /* 17 */
+    assert_int_equal(unrolled_in(val, "spmv_csr_scalar"), 1);        /* 29 */
+    assert_int_equal(unrolled_in(val, "softmax_row"), 0);
+    assert_int_equal(unrolled_in(val, "reduce_seq"), 0);
+    assert_int_equal(unrolled_in(val, "tiled_mm"), 0);
+    assert_int_equal(unrolled_in(fl, "inflight_d1"), 1);             /* 16, counting up */
+    assert_int_equal(unrolled_in(fl, "inflight_d2"), 1);             /* 28, counting down to -1 */
+    for (int d = 4; d <= 32; d *= 2) {                               /* 52 and 100 */
+        char name[32];
+        snprintf(name, sizeof name, "inflight_d%d", d);
+        assert_int_equal(unrolled_in(fl, name), 0);
+    }
+    assert_int_equal(unrolled_in("tests/validation/corpus/mm_float4.s", "mm_float4"), 0);         /* 61 */
+    assert_int_equal(unrolled_in("tests/validation/corpus/stencil3d_7pt.s", "stencil3d_7pt"), 0); /* 83 */
+}
+
+/* A loop of `n` instructions in all (the counter's add, the setp and the
+ * branch included) counting down to `end`, optionally marked nounroll. */
+static int unrolled_small(int n, int end, int nounroll)
+{
+    char body[4096];
+    int len = snprintf(body, sizeof body, "%s    mov.u32 %%r1, %d;\n    mov.f32 %%f1, 0f00000000;\nL:\n%s", PRELUDE, end + 8,
+                       nounroll ? "    .pragma \"nounroll\";\n" : "");
+    for (int i = 0; i < n - 3; i++) len += snprintf(body + len, sizeof body - (size_t)len, "    add.f32 %%f1, %%f1, 0f3F800000;\n");
+    snprintf(body + len, sizeof body - (size_t)len, "    add.s32 %%r1, %%r1, -1;\n    setp.ne.s32 %%p1, %%r1, %d;\n"
+             "    @%%p1 bra L;\n    st.global.f32 [%%rd1], %%f1;\n    ret;\n", end);
+    Program *p = entry(body);
+    int u = p->entries[0].machine->unrolled;
+    program_free(p);
+    return u;
+}
+
+static void test_unroll_bounds(void **state)
+{
+    (void)state;
+    assert_int_equal(unrolled_small(48, 0, 0), 1);      /* UNROLL_MAX_PTX */
+    assert_int_equal(unrolled_small(49, 0, 0), 0);
+    assert_int_equal(unrolled_small(10, -1, 0), 1);     /* any end value */
+    assert_int_equal(unrolled_small(10, 5, 0), 1);
+    assert_int_equal(unrolled_small(10, 0, 1), 0);      /* .pragma "nounroll" */
+}
+
 static void test_random_kernels(void **state)
 {
     (void)state;
@@ -915,6 +1022,7 @@ static void test_random_kernels(void **state)
     assert_false(bad);
     if (n >= 40) assert_true(if_converted > 20);   /* the differential saw if-conversion at work */
     if (n >= 40) assert_true(vectorised > 5);      /* and vector shared loads */
+    if (n >= 40) assert_true(unrolled > 10);       /* and unrolled loops */
 }
 
 int main(void)
@@ -939,6 +1047,8 @@ int main(void)
         cmocka_unit_test(test_backend_counts_of_kernels),
         cmocka_unit_test(test_schedule_register_budget),
         cmocka_unit_test(test_schedule_across_if_converted_blocks),
+        cmocka_unit_test(test_unroll_rules_from_sass),
+        cmocka_unit_test(test_unroll_bounds),
         cmocka_unit_test(test_random_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -468,10 +468,9 @@ static void launch_details(const Run *r, int i, FILE *out)
     fprintf(out, "  core.schedule=%s: %s, registers %s\n", e == &p->entries[l->entry] ? "source" : "machine",
             e == &p->entries[l->entry] ? "the PTX as written" : "the back end's machine order",
             e->regs_stated ? "stated by .nregs" : e == &p->entries[l->entry] ? "counted by use" : "allocated");
-    if (e != &p->entries[l->entry] && (e->if_converted || e->vectorized))
-        fprintf(out, "  as ptxas does: %d short branch%s guarded instead (if-conversion), %d group%s of shared loads\n"
-                     "  merged into vector loads; --disasm shows them, core.schedule=source runs the PTX as written\n",
-                e->if_converted, e->if_converted == 1 ? "" : "es", e->vectorized, e->vectorized == 1 ? "" : "s");
+    char what[256];
+    if (e != &p->entries[l->entry] && backend_describe(e, what, sizeof what))
+        fprintf(out, "  as ptxas does: %s;\n  --disasm shows them, core.schedule=source runs the PTX as written\n", what);
     const Occupancy *o = &r->occ[i];
     if (o->blocks > 0)
         fprintf(out, "  theoretical occupancy %.1f%%: %d block%s/SM of %d warp%s, bound by %s\n", o->theoretical_pct,
