@@ -85,6 +85,13 @@ typedef struct SmPort {
     uint64_t plan_l1, plan_acc;
     int plan_why, plan_flits, plan_packets, plan_need_rec;
     uint64_t l1_hits, l1_misses;   /* this SM's part of MemStats' (memsys_sm_counters) */
+    /* An SM whose held access was refused need not offer it every cycle
+     * (memsys_retry_sleep): it sleeps until the refusal's generation moves
+     * (memsys_woken) or the tag stage frees; the refusals it skipped are
+     * counted when it offers again, as if it had offered every cycle. */
+    int sleep, sleep_why;    /* sleep_why: 0 the tag stage (until l1_free), else RETRY_* */
+    int listed;              /* in MemSys.sleepers */
+    uint64_t sleep_since;    /* the cycle of the last refusal */
 } SmPort;
 
 enum { RETRY_MSHR = 1, RETRY_ICNT, RETRY_RECORDS };
@@ -126,6 +133,7 @@ struct MemSys {
     uint32_t s2b[CACHE_MAX_SECTORS];     /* sector -> bursts holding it */
     uint32_t b2s[CACHE_MAX_SECTORS];     /* burst -> sectors it carries */
     SmPort *sm;
+    int *sleepers, nsleep;   /* SMs asleep on a remembered refusal */
     Slice *sl;
     Icnt *req, *rep;
     Dram *dram;
@@ -376,6 +384,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->recs_per_sm = m->max_warps * RECS_PER_WARP;
     m->heap_cap = num_sms * m->recs_per_sm;
     m->sm = calloc((size_t)num_sms, sizeof *m->sm);
+    m->sleepers = calloc((size_t)num_sms, sizeof *m->sleepers);
     m->sl = calloc((size_t)m->slices, sizeof *m->sl);
     m->rec = calloc((size_t)m->heap_cap, sizeof *m->rec);
     m->heap = calloc((size_t)m->heap_cap, sizeof *m->heap);
@@ -383,7 +392,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
      * never run inside each other, so they share the buffer. */
     int merge = c->l1.mshr_merge > c->l2.mshr_merge ? c->l1.mshr_merge : c->l2.mshr_merge;
     m->woken = calloc((size_t)merge, sizeof *m->woken);
-    int bad = !m->sm || !m->sl || !m->rec || !m->heap || !m->woken;
+    int bad = !m->sm || !m->sleepers || !m->sl || !m->rec || !m->heap || !m->woken;
     m->l1_cfg = l1;
     for (int i = 0; !bad && i < num_sms; i++) {
         SmPort *p = &m->sm[i];
@@ -455,6 +464,7 @@ void memsys_destroy(MemSys *m)
     dram_destroy(m->dram);
     free(m->ctrl);
     free(m->sm);
+    free(m->sleepers);
     free(m->sl);
     free(m->rec);
     free(m->heap);
@@ -782,6 +792,15 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
                      unsigned flags, uint64_t now, uint64_t *done)
 {
     SmPort *P = &m->sm[sm];
+    if (P->sleep) {
+        /* the refusals an SM offering every cycle would have had meanwhile */
+        uint64_t skipped = now > P->sleep_since + 1 ? now - P->sleep_since - 1 : 0;
+        if (P->sleep_why == 0) m->st.retry_l1_busy += skipped;
+        else if (P->sleep_why == RETRY_MSHR) m->st.retry_mshr += skipped;
+        else if (P->sleep_why == RETRY_ICNT) m->st.retry_icnt += skipped;
+        else m->st.retry_records += skipped;
+        P->sleep = 0;
+    }
     if (now < P->l1_free) { m->st.retry_l1_busy++; return MEM_RETRY; }
     uint64_t fp = fingerprint(a, flags);
     int same = P->ref_why && P->ref_slot == slot && P->ref_tag == tag && P->ref_fp == fp;
@@ -842,6 +861,39 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
 }
 
 uint64_t memsys_sm_ready(const MemSys *m, int sm) { return m->sm[sm].l1_free; }
+
+int memsys_retry_sleep(MemSys *m, int sm, uint64_t now, uint64_t *when)
+{
+    SmPort *P = &m->sm[sm];
+    if (now < P->l1_free) {
+        *when = P->l1_free;
+        P->sleep_why = 0;
+    } else if (P->ref_why && P->ref_gen == refusal_gen(m, sm, P->ref_why)) {
+        *when = UINT64_MAX;
+        P->sleep_why = P->ref_why;
+        if (!P->listed) { P->listed = 1; m->sleepers[m->nsleep++] = sm; }
+    } else {
+        return 0;
+    }
+    P->sleep = 1;
+    P->sleep_since = now;
+    return 1;
+}
+
+int memsys_woken(MemSys *m, int *out)
+{
+    int n = 0, k = 0;
+    for (int i = 0; i < m->nsleep; i++) {
+        int sm = m->sleepers[i];
+        SmPort *P = &m->sm[sm];
+        int asleep = P->sleep && P->sleep_why;                  /* not offered again already */
+        if (asleep && refusal_gen(m, sm, P->sleep_why) == P->ref_gen) { m->sleepers[k++] = sm; continue; }
+        P->listed = 0;
+        if (asleep) out[n++] = sm;
+    }
+    m->nsleep = k;
+    return n;
+}
 
 /* ---- constant cache ------------------------------------------------------------------ */
 

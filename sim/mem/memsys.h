@@ -142,6 +142,16 @@ uint64_t memsys_sm_ready(const MemSys *m, int sm);
  * *missed set if any line missed (the SM charges imc_miss). */
 uint64_t memsys_const_access(MemSys *m, int sm, const MemAccess *a, uint64_t now, int *missed);
 
+/* After a refused access (MEM_RETRY) of this cycle: 1 if the refusal holds
+ * until the L1's tag stage frees (*when) or until the memory system says
+ * otherwise (memsys_woken; *when UINT64_MAX), so the SM need not offer the
+ * access every cycle; the refusals it skips are counted when it offers it
+ * again, as if it had.  0: offer it again next cycle. */
+int memsys_retry_sleep(MemSys *m, int sm, uint64_t now, uint64_t *when);
+/* The SMs asleep on a refusal that memsys_tick has since lifted (a fill, a
+ * freed record, a packet sent): they offer their access again this cycle.
+ * out holds up to the SM count; returns how many. */
+int memsys_woken(MemSys *m, int *out);
 /* Advance to cycle now (increasing; cycles before memsys_next_event() may
  * be skipped).  Writes the accesses that complete at or before now to out,
  * at most max, in (cycle, completion order) order; returns the count.  If

@@ -20,7 +20,7 @@ static void sample(const Timing *t, MemSys *ms, uint64_t *next_sample, int last)
 }
 
 /* Hand the hierarchy's completions at `now` to their SMs. */
-static void deliver(MemSys *ms, Sm *sms, Timing *t)
+static void deliver(MemSys *ms, Sm *sms, int *woken, Timing *t)
 {
     MemDone done[MAX_DONE];
     int n;
@@ -28,6 +28,9 @@ static void deliver(MemSys *ms, Sm *sms, Timing *t)
         n = memsys_tick(ms, t->now, done, MAX_DONE);
         for (int i = 0; i < n; i++) sm_mem_complete(&sms[done[i].sm], t, done[i].slot, done[i].tag, t->now);
     } while (n == MAX_DONE);
+    /* SMs asleep on a refused access whose refusal has lifted */
+    n = memsys_woken(ms, woken);
+    for (int i = 0; i < n; i++) sm_wake_now(&sms[woken[i]], t->now);
 }
 
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
@@ -64,7 +67,8 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     Deps *deps = deps_build(k.entry);
     int nsms = cfg->gpu.num_sms;
     Sm *sms = calloc((size_t)nsms, sizeof *sms);
-    int rc = deps && sms ? 0 : -1;
+    int *woken = calloc((size_t)nsms, sizeof *woken);
+    int rc = deps && sms && woken ? 0 : -1;
     t.deps = deps;
     for (int i = 0; i < nsms && rc == 0; i++) rc = sm_init(&sms[i], i, cfg);
 
@@ -89,7 +93,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
                     rr = s + 1 == nsms ? 0 : s + 1;
                 }
         }
-        if (ms) deliver(ms, sms, &t);
+        if (ms) deliver(ms, sms, woken, &t);
         uint64_t next = SM_NEVER;
         int busy = 0;
         for (int i = 0; i < nsms; i++) {
@@ -146,6 +150,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     *nowp = t.now;
     *fault = k.fault;
     free(sms);
+    free(woken);
     free(deps);
     kernel_free(&k);
     return rc;

@@ -872,9 +872,20 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     if (f < next) next = f;
     f = pipe_waiters_next(sm, now);
     if (f < next) next = f;
-    if (sm->retry.active) next = now + 1;
+    if (sm->retry.active) {
+        /* the held access: offered again when what refused it can have
+         * changed (memsys_retry_sleep), or every cycle under --step */
+        uint64_t when = now + 1;
+        if (!t->step && !memsys_retry_sleep(t->ms, sm->id, now, &when)) when = now + 1;
+        if (when < next) next = when;
+    }
     sm->next_wake = next;
     return next;
+}
+
+void sm_wake_now(Sm *sm, uint64_t now)
+{
+    if (sm->next_wake > now) sm->next_wake = now;
 }
 
 void sm_wake(Sm *sm, int slot, uint64_t when)

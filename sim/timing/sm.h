@@ -172,6 +172,8 @@ void sm_flush(Sm *sm, Timing *t);
 
 /* Lower a warp's next look to `when`. */
 void sm_wake(Sm *sm, int slot, uint64_t when);
+/* Look at the SM again from cycle now (a refused access may go through). */
+void sm_wake_now(Sm *sm, uint64_t now);
 /* The hierarchy answered access `tag` (the pc of the load) of warp `slot`
  * at cycle `when`: its destination registers are ready. */
 void sm_mem_complete(Sm *sm, Timing *t, int slot, uint32_t tag, uint64_t when);
