@@ -25,6 +25,7 @@
 #include "isa/diag.h"
 #include "sim/base/config.h"
 #include "sim/mem/memsys.h"
+#include "sim/mem/icnt.h"
 
 #define G 0x10000000ull            /* MEM_GLOBAL_BASE: slice/channel 4 (chunk 1048576 % 6) */
 
@@ -551,6 +552,40 @@ static void write_back_l1(void **state)
  * empty port accepts.  The port sends one flit per cycle from cycle 1, so
  * at cycle 4 it still holds 3 packets (12 flits) and refuses the next
  * 16-flit store; it is empty again at 13, when the last packet starts. */
+/* The crossbar visits only ports with packets (bitmaps, icnt.c): the
+ * destinations with a packet are found in ascending order across word
+ * boundaries, and a port leaves the set when its last packet goes.  Hand
+ * case: 132 sources, 100 destinations, latency 3; packets from sources 130
+ * and 5 to destinations 70 and 2, ready at 0.  Cycle 0 (first source 0):
+ * 5 sends to 2, then 130 to 70; both arrive at 0 + 3 + 1 - 1 = 3. */
+static void icnt_visits_busy_ports(void **state)
+{
+    (void)state;
+    IcntParams p = { .nsrc = 132, .ndst = 100, .flit_bytes = 32, .queue_flits = 8, .latency = 3,
+                     .src_slots = 8, .dst_slots = 8, .lookahead = 1 };
+    Icnt *n = icnt_create(&p);
+    assert_non_null(n);
+    assert_int_equal(icnt_next_dst(n, 0), -1);
+    assert_int_equal(icnt_next_event(n), UINT64_MAX);
+    IcntPacket a = { .ready = 0, .src = 130, .dst = 70, .flits = 1 }, b = { .ready = 0, .src = 5, .dst = 2, .flits = 1 };
+    assert_int_equal(icnt_push(n, &a), 0);
+    assert_int_equal(icnt_push(n, &b), 0);
+    assert_int_equal(icnt_next_event(n), 0);
+    icnt_step(n, 0);
+    assert_int_equal(icnt_next_event(n), UINT64_MAX);     /* both sources empty */
+    assert_int_equal(icnt_next_dst(n, 0), 2);
+    assert_int_equal(icnt_next_dst(n, 3), 70);
+    assert_int_equal(icnt_next_dst(n, 71), -1);
+    assert_int_equal(icnt_head(n, 2)->arrive, 3);
+    assert_int_equal(icnt_head(n, 70)->arrive, 3);
+    icnt_pop(n, 2);
+    assert_int_equal(icnt_next_dst(n, 0), 70);
+    icnt_pop(n, 70);
+    assert_int_equal(icnt_next_dst(n, 0), -1);
+    assert_int_equal(icnt_busy(n), 0);
+    icnt_destroy(n);
+}
+
 static void retry_icnt_full(void **state)
 {
     (void)state;
@@ -836,6 +871,7 @@ int main(void)
         cmocka_unit_test(constant_broadcast),
         cmocka_unit_test(retry_l1_busy_and_mshrs),
         cmocka_unit_test(retry_icnt_full),
+        cmocka_unit_test(icnt_visits_busy_ports),
         cmocka_unit_test(l1_merge_limit),
         cmocka_unit_test(l2_merge_limit),
         cmocka_unit_test(write_back_l1),

@@ -25,8 +25,28 @@ struct Icnt {
     IcntParams p;
     Src *src;
     Dst *dst;
+    /* bit i: source (destination) i has packets queued, so that a step or
+     * a look at the next event visits only those, in the same order */
+    uint64_t *src_busy, *dst_busy;
     IcntStats st;
 };
+
+static void bit_set(uint64_t *b, int i) { b[i >> 6] |= 1ull << (i & 63); }
+static void bit_clear(uint64_t *b, int i) { b[i >> 6] &= ~(1ull << (i & 63)); }
+
+/* The first set bit at or after i and before end, or -1. */
+static int bit_next(const uint64_t *b, int i, int end)
+{
+    while (i < end) {
+        uint64_t w = b[i >> 6] >> (i & 63);
+        if (w) {
+            int k = i + __builtin_ctzll(w);
+            return k < end ? k : -1;
+        }
+        i = (i | 63) + 1;
+    }
+    return -1;
+}
 
 static int ring_init(Ring *r, int cap)
 {
@@ -64,7 +84,9 @@ Icnt *icnt_create(const IcntParams *p)
     if (n->p.src_slots < n->p.queue_flits) n->p.src_slots = n->p.queue_flits;
     n->src = calloc((size_t)p->nsrc, sizeof *n->src);
     n->dst = calloc((size_t)p->ndst, sizeof *n->dst);
-    int bad = !n->src || !n->dst;
+    n->src_busy = calloc((size_t)(p->nsrc + 63) / 64, sizeof *n->src_busy);
+    n->dst_busy = calloc((size_t)(p->ndst + 63) / 64, sizeof *n->dst_busy);
+    int bad = !n->src || !n->dst || !n->src_busy || !n->dst_busy;
     for (int i = 0; !bad && i < p->nsrc; i++) bad = ring_init(&n->src[i].q, n->p.src_slots);
     for (int i = 0; !bad && i < p->ndst; i++) bad = ring_init(&n->dst[i].q, p->dst_slots);
     if (bad) { icnt_destroy(n); return NULL; }
@@ -78,6 +100,8 @@ void icnt_destroy(Icnt *n)
     for (int i = 0; n->dst && i < n->p.ndst; i++) free(n->dst[i].q.p);
     free(n->src);
     free(n->dst);
+    free(n->src_busy);
+    free(n->dst_busy);
     free(n);
 }
 
@@ -103,6 +127,7 @@ int icnt_push(Icnt *n, const IcntPacket *p)
     if (s->q.n == s->q.cap) return -1;
     ring_push(&s->q, p);
     s->flits += p->flits;
+    bit_set(n->src_busy, p->src);
     return 0;
 }
 
@@ -121,11 +146,14 @@ static int window(const Icnt *n, const Src *s)
 
 void icnt_step(Icnt *n, uint64_t now)
 {
-    int ns = n->p.nsrc;
-    /* sources take turns: this cycle's first is now % nsrc */
-    for (int k = 0, i = (int)(now % (uint64_t)ns); k < ns; k++, i = i + 1 == ns ? 0 : i + 1) {
+    int ns = n->p.nsrc, first = (int)(now % (uint64_t)ns);
+    /* sources take turns: this cycle's first is now % nsrc; those with
+     * nothing queued do nothing, so only the busy ones are visited */
+    for (int pass = 0; pass < 2; pass++)
+    for (int i = bit_next(n->src_busy, pass ? 0 : first, pass ? first : ns); i >= 0;
+         i = bit_next(n->src_busy, i + 1, pass ? first : ns)) {
         Src *s = &n->src[i];
-        if (!s->q.n || s->free_at > now) continue;
+        if (s->free_at > now) continue;
         /* the oldest ready packet of the window whose destination can take it */
         int w = window(n, s), j = 0;
         IcntPacket *p = NULL;
@@ -142,9 +170,11 @@ void icnt_step(Icnt *n, uint64_t now)
         if (p->arrive <= now) p->arrive = now + 1;
         s->free_at = d->free_at = now + f;
         ring_push(&d->q, p);
+        bit_set(n->dst_busy, p->dst);
         s->flits -= p->flits;
         s->sent++;
         ring_take(&s->q, j);
+        if (!s->q.n) bit_clear(n->src_busy, i);
         n->st.packets++;
         n->st.flits += f;
     }
@@ -159,12 +189,15 @@ const IcntPacket *icnt_head(const Icnt *n, int dst)
 void icnt_pop(Icnt *n, int dst)
 {
     if (n->dst[dst].q.n) ring_pop(&n->dst[dst].q);
+    if (!n->dst[dst].q.n) bit_clear(n->dst_busy, dst);
 }
+
+int icnt_next_dst(const Icnt *n, int from) { return from < 0 ? -1 : bit_next(n->dst_busy, from, n->p.ndst); }
 
 uint64_t icnt_next_event(const Icnt *n)
 {
     uint64_t best = UINT64_MAX;
-    for (int i = 0; i < n->p.nsrc; i++) {
+    for (int i = bit_next(n->src_busy, 0, n->p.nsrc); i >= 0; i = bit_next(n->src_busy, i + 1, n->p.nsrc)) {
         const Src *s = &n->src[i];
         for (int j = 0, w = window(n, s); j < w; j++) {
             const IcntPacket *p = ring_at(&s->q, j);

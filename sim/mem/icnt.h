@@ -71,6 +71,9 @@ void icnt_step(Icnt *n, uint64_t now);
 /* Destination dst's oldest packet (arrived or still crossing), or NULL. */
 const IcntPacket *icnt_head(const Icnt *n, int dst);
 void icnt_pop(Icnt *n, int dst);
+/* The first destination at or after `from` with a packet crossing or
+ * arrived (icnt_head not NULL), or -1: for visiting only those. */
+int icnt_next_dst(const Icnt *n, int from);
 /* Earliest cycle a crossing can start; UINT64_MAX if none (sources blocked
  * by a full destination wait for the consumer's pop). */
 uint64_t icnt_next_event(const Icnt *n);

@@ -1088,7 +1088,7 @@ static void sm_arrivals(MemSys *m, int sm, uint64_t t)
 
 static void step(MemSys *m, uint64_t t)
 {
-    for (int i = 0; i < m->nsms; i++) sm_arrivals(m, i, t);
+    for (int i = icnt_next_dst(m->rep, 0); i >= 0; i = icnt_next_dst(m->rep, i + 1)) sm_arrivals(m, i, t);
     icnt_step(m->rep, t);
     dram_run(m->dram, t);
     ctrl_stage(m, t);
@@ -1101,11 +1101,9 @@ static uint64_t compute_inner_next(const MemSys *m)
     uint64_t n = min64(icnt_next_event(m->rep), icnt_next_event(m->req));
     n = min64(n, dram_next_event(m->dram));
     if (m->ctrl_n) n = min64(n, m->ctrl[m->ctrl_head].at);
-    for (int i = 0; i < m->nsms; i++) {
-        const IcntPacket *h = icnt_head(m->rep, i);
-        if (h) n = min64(n, h->arrive);
-    }
-    for (int s = 0; s < m->slices; s++) {
+    for (int i = icnt_next_dst(m->rep, 0); i >= 0; i = icnt_next_dst(m->rep, i + 1))
+        n = min64(n, icnt_head(m->rep, i)->arrive);
+    for (int s = icnt_next_dst(m->req, 0); s >= 0; s = icnt_next_dst(m->req, s + 1)) {
         const IcntPacket *h = icnt_head(m->req, s);
         if (h && !m->sl[s].blocked) n = min64(n, max64(h->arrive + (uint64_t)m->l2_hit, m->sl[s].tag_free));
     }
