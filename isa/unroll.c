@@ -370,6 +370,18 @@ int backend_unroll(const Entry *e, Entry **out, uint32_t **src)
     u->machine = NULL; u->morder = NULL;
     if (cfg_build(u)) abort();
     backend_account(u);
+    /* The trip test as ptxas emits it: one ISETP against the bound less
+     * (U-1) steps, computed before the loop, and the branch (naive_mm's
+     * SASS: `ISETP.GT.AND P1, PT, R6, 0xc, PT; @P1 BRA`).  The widening
+     * conversions and the offset add fold into that compare. */
+    for (int pc = 0; pc < u->ncode; pc++) {
+        Instr *in = &u->code[pc];
+        if ((in->op == OP_CVT || in->op == OP_ADD) && in->opd[0].kind == OPD_REG && in->opd[0].r[0] >= e->nregs &&
+            !strncmp(u->regs[in->opd[0].r[0]].name, "%unroll_t", 9)) {
+            in->minst = 0;
+            in->mclass = MCLS_FOLDED;
+        }
+    }
     free(pos); free(entry_of); free(fixed); free(loops);
     *out = u;
     *src = b.src;
