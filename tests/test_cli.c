@@ -125,6 +125,12 @@ static void test_disasm_occupancy(void **s)
     expect("--disasm tests/data/vecadd_nvcc.ptx", 0, "@%p1 bra $L__BB11_2;   // may diverge");
     expect("--occupancy configs/fermi.ini kernels/tiled_mm.s", 0, "registers");
     expect("--occupancy configs/fermi.ini kernels/tiled_mm.s", 0, "<- binds");
+    /* what the back end did, in the report and in the JSON launch */
+    expect("configs/hopper.ini tests/validation/nvcc/naive_mm.s", 0, "as ptxas does: 1 loop unrolled 4 times;");
+    expect("--format json configs/hopper.ini tests/validation/nvcc/naive_mm.s", 0,
+           "\"back_end\": {\"unrolled_loops\": 1, \"if_converted_branches\": 0, \"vector_shared_loads\": 0}");
+    expect("--format json configs/hopper.ini tests/validation/nvcc/tiled_mm.s", 0,
+           "\"back_end\": {\"unrolled_loops\": 0, \"if_converted_branches\": 2, \"vector_shared_loads\": 4}");
 }
 
 /* --step on tiny.ini: evenodd's if/else shows both paths on the SIMT stack

@@ -728,6 +728,9 @@ void report_json(const Run *r, FILE *out)
         fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"registers_per_thread\": %d, "
                      "\"shared_bytes\": %u, \"schedule\": \"%s\"", l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
                 e->regs_per_thread, program_launch_shared(p, l), e == &p->entries[l->entry] ? "source" : "machine");
+        if (e != &p->entries[l->entry])   /* what the back end did as ptxas does (docs/architecture.md) */
+            fprintf(out, ", \"back_end\": {\"unrolled_loops\": %d, \"if_converted_branches\": %d, \"vector_shared_loads\": %d}",
+                    e->unrolled, e->if_converted, e->vectorized);
         if (loops) json_launch_figures(r, i, out);
         fputc('}', out);
     }
