@@ -446,25 +446,32 @@ static void test_carveout(void **state)
     diag_free(&dl);
 }
 
-/* Run tests/data/lsu_issue.s (SPACE 0 shared, 1 global) on c: the cycles
- * between the %clock reads around its 16 independent loads. */
-static uint32_t lsu_issue_cycles(const Config *c, const char *space)
+/* Run `path` on c with one .define NAME=VALUE; copy the first n bytes of
+ * its first buffer to out. */
+static void run_first_buffer(const Config *c, const char *path, const char *name, const char *value, void *out, size_t n)
 {
     DiagList dl = { 0 };
-    AsmDefine d[] = { { "SPACE", space } };
+    AsmDefine d[] = { { name, value } };
     AsmOptions ao = { d, 1 };
-    Program *p = asm_assemble_file("tests/data/lsu_issue.s", &ao, &dl);
+    Program *p = asm_assemble_file(path, &ao, &dl);
     assert_non_null(p);
     Run r;
     RunOptions o = { 0 };
     assert_int_equal(run_program(&r, p, c, "test", &o, &dl), RUN_OK);
     Region *rg = mem_region_of_buffer(&r.mem, 0);
     assert_non_null(rg);
-    uint32_t t;
-    memcpy(&t, rg->data, 4);
+    memcpy(out, rg->data, n);
     run_free(&r);
     program_free(p);
     diag_free(&dl);
+}
+
+/* Run tests/data/lsu_issue.s (SPACE 0 shared, 1 global) on c: the cycles
+ * between the %clock reads around its 16 independent loads. */
+static uint32_t lsu_issue_cycles(const Config *c, const char *space)
+{
+    uint32_t t;
+    run_first_buffer(c, "tests/data/lsu_issue.s", "SPACE", space, &t, 4);
     return t;
 }
 
@@ -502,20 +509,7 @@ static void test_lsu_groups_space_a_warps_loads(void **state)
  * limit, 6 blocks of 256 threads fit): block b on SM b % 15. */
 static void block_sms(const Config *c, const char *nb, uint32_t *sm, int n)
 {
-    DiagList dl = { 0 };
-    AsmDefine d[] = { { "NB", nb } };
-    AsmOptions ao = { d, 1 };
-    Program *p = asm_assemble_file("tests/data/block_smid.s", &ao, &dl);
-    assert_non_null(p);
-    Run r;
-    RunOptions o = { 0 };
-    assert_int_equal(run_program(&r, p, c, "test", &o, &dl), RUN_OK);
-    Region *rg = mem_region_of_buffer(&r.mem, 0);
-    assert_non_null(rg);
-    memcpy(sm, rg->data, (size_t)n * 4);
-    run_free(&r);
-    program_free(p);
-    diag_free(&dl);
+    run_first_buffer(c, "tests/data/block_smid.s", "NB", nb, sm, (size_t)n * 4);
 }
 
 static void test_dispatch_round_robin(void **state)
