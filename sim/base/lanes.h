@@ -12,7 +12,8 @@ enum { WARP_MAX = 32 };      /* lanes in a LaneMask */
 typedef uint32_t LaneMask;   /* bit i = lane i; warps have at most 32 lanes */
 
 /* Lanes set in m.  Branch-free bit counting: portable builds have no
- * popcount instruction, and __builtin_popcount becomes a libgcc call. */
+ * popcount instruction, and __builtin_popcount becomes a libgcc call (the
+ * caches and the memory system count sector masks with it too). */
 static inline int lanes_count(LaneMask m)
 {
     m = m - ((m >> 1) & 0x55555555u);

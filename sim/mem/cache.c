@@ -7,6 +7,7 @@
  * the line, so finding the MSHR of a line costs the tag lookup.
  */
 #include "sim/mem/cache.h"
+#include "sim/base/lanes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -199,7 +200,7 @@ static void install(CacheUnit *c, int i, uint64_t tag, CacheResult *r)
         c->st.evictions++;
         if (l->dirty) {
             c->st.dirty_evictions++;
-            c->st.dirty_sectors_evicted += (uint64_t)__builtin_popcount(l->dirty);
+            c->st.dirty_sectors_evicted += (uint64_t)lanes_count(l->dirty);
         }
     }
     c->tags[i] = tag;
@@ -273,8 +274,8 @@ CacheOutcome cache_read(CacheUnit *c, uint64_t addr, uint32_t want, uint32_t id,
         }
         touch(c, l);
         c->st.reads++;
-        c->st.read_sector_hits += (uint64_t)__builtin_popcount(r->hit);
-        c->st.read_sector_misses += (uint64_t)__builtin_popcount(miss);
+        c->st.read_sector_hits += (uint64_t)lanes_count(r->hit);
+        c->st.read_sector_misses += (uint64_t)lanes_count(miss);
         return r->outcome;
     }
     if (!want) { result_clear(r, CACHE_HIT); c->st.reads++; return CACHE_HIT; }
@@ -289,7 +290,7 @@ CacheOutcome cache_read(CacheUnit *c, uint64_t addr, uint32_t want, uint32_t id,
     add_waiter(c, mshr_alloc(c, v), id, want);
     r->miss = r->fetch = want;
     c->st.reads++;
-    c->st.read_sector_misses += (uint64_t)__builtin_popcount(want);
+    c->st.read_sector_misses += (uint64_t)lanes_count(want);
     return CACHE_MISS;
 }
 
@@ -328,8 +329,8 @@ CacheOutcome cache_write_as(CacheUnit *c, uint64_t addr, uint32_t sectors, int w
         r->forward = 1;
     }
     c->st.writes++;
-    c->st.write_sector_hits += (uint64_t)__builtin_popcount(r->hit);
-    c->st.write_sector_misses += (uint64_t)__builtin_popcount(r->miss);
+    c->st.write_sector_hits += (uint64_t)lanes_count(r->hit);
+    c->st.write_sector_misses += (uint64_t)lanes_count(r->miss);
     return r->outcome;
 }
 
@@ -375,8 +376,8 @@ int cache_touch(CacheUnit *c, uint64_t addr)
         if (i < 0) return 0;            /* every way reserved: miss, nothing cached */
         install(c, i, cache_line_addr(c, addr), &r);
     }
-    c->st.read_sector_hits += (uint64_t)__builtin_popcount(c->lines[i].valid);
-    c->st.read_sector_misses += (uint64_t)__builtin_popcount(c->full & ~c->lines[i].valid);
+    c->st.read_sector_hits += (uint64_t)lanes_count(c->lines[i].valid);
+    c->st.read_sector_misses += (uint64_t)lanes_count(c->full & ~c->lines[i].valid);
     c->lines[i].valid = c->full;
     touch(c, &c->lines[i]);
     c->st.reads++;

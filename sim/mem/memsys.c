@@ -158,7 +158,7 @@ struct MemSys {
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-static int pop32(uint32_t m) { return __builtin_popcount(m); }
+static int pop32(uint32_t m) { return lanes_count(m); }
 
 /* ---- configuration ----------------------------------------------------------------- */
 
