@@ -100,7 +100,7 @@ check-browser: $(BUILD)/gpusim
 	@sh tests/browser_check.sh $(BUILD)/gpusim
 
 # Unit and golden tests in this build directory (run from the repo root).
-unit: check-cmocka gpusim $(TEST_BIN) $(BUILD)/gpusim
+unit: check-cmocka gpusim $(TEST_BIN) $(BUILD)/gpusim $(BUILD)/validate
 	@$(MAKE) --no-print-directory check-js
 	@$(MAKE) --no-print-directory check-browser
 	@GPUSIM=$(BUILD)/gpusim sh tests/run.sh $(TEST_BIN)
@@ -114,7 +114,7 @@ asan: check-cmocka
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" unit-asan
 
-unit-asan: check-cmocka $(TEST_BIN) $(BUILD)/gpusim
+unit-asan: check-cmocka $(TEST_BIN) $(BUILD)/gpusim $(BUILD)/validate
 	@echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  GPUSIM=$(BUILD)/gpusim sh tests/run.sh $(TEST_BIN)
