@@ -471,9 +471,11 @@ int main(int argc, char **argv)
     Work w = { 0 };
     DiagList dl = { 0 };
     config_defaults(&w.cfg);
-    if (config_load_file(&w.cfg, CONFIG, &dl)) { diag_print(&dl, stderr); return 2; }
-    for (int i = 0; i < nsets; i++) if (config_set(&w.cfg, sets[i], &dl)) { diag_print(&dl, stderr); return 2; }
-    if (config_validate(&w.cfg, &dl)) { diag_print(&dl, stderr); return 2; }
+    int bad = config_load_file(&w.cfg, CONFIG, &dl) != 0;
+    for (int i = 0; i < nsets && !bad; i++) bad = config_set(&w.cfg, sets[i], &dl) != 0;
+    if (!bad) bad = config_validate(&w.cfg, &dl) != 0;
+    if (bad) { diag_print(&dl, stderr); diag_free(&dl); return 2; }
+    diag_free(&dl);
     w.n = load(&w.l, only, max_threads, all);
     if (w.n < 0) return 2;
     fprintf(stderr, "validate: %d launches on %s, %d threads\n", w.n, CONFIG, threads);
