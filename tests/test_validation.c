@@ -790,7 +790,9 @@ static void bandwidth_near_h100(void **state)
  * sectors per SM cycle x 4 for the whole GPU, within 15% of partial.csv's
  * sectors_per_sm_cycle_gpu: coalesced f32 (whole sectors), f32 at a 32-byte
  * stride (4 partial sectors a line request) and at a 128-byte stride (one
- * sector a request).  l2.write_cycles and l2.write_sector_cycles model it. */
+ * sector a request).  l2.write_cycles and l2.write_sector_cycles model it;
+ * reductions (red.global.add at a 32-byte stride and coalesced) cost an
+ * atomic request what a store of its sectors costs (l2.atom_lane_cycles). */
 #define PARTIAL_PATH REF_DIR "measured/partial.csv"
 static void store_rates_near_h100(void **state)
 {
@@ -803,6 +805,8 @@ static void store_rates_near_h100(void **state)
         { "0", "store,a_coalesced_f32,", 131072 },
         { "1", "store,b_stride32_f32,", 131072 },
         { "2", "store,c_stride128_f32,", 32768 },
+        { "6", "store,g_red_stride32,", 131072 },    /* red.global.add: the atomic path */
+        { "7", "store,h_red_coalesced,", 131072 },
     };
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
         const char *at = strstr(text, b[i].row);
@@ -824,6 +828,36 @@ static void store_rates_near_h100(void **state)
         printf("   L2 stores %-22s H100 %5.1f, gpusim %5.1f sectors/cycle (%+5.1f%%)\n", b[i].row + 6, hw, sim, off);
         assert_true(fabs(off) <= 15.0);
     }
+    free(text);
+}
+
+/* L2 atomics on one address: tests/validation/micro/atom_global.s (micro.cu's
+ * atom_global, every thread adding to one word), 8 blocks of 1024 threads on
+ * hopper.ini; the elapsed cycles of 3 iterations less those of 1 give 16384
+ * atomics' time.  micro.csv: 1.3618 atomics/ns at 1980 MHz = 0.688 a cycle
+ * (l2.atom_lane_cycles = 1.45); within 5%.  One atomic a cycle before. */
+static void same_address_atomics_near_h100(void **state)
+{
+    (void)state;
+    char *text = slurp(MICRO_PATH);
+    if (!text) fail_msg("cannot read %s", MICRO_PATH);
+    const char *key = "atomic_global,same_address_all_SMs,", *at = strstr(text, key);
+    if (!at) fail_msg("%s has no row %s", MICRO_PATH, key);
+    double hw = atof(at + strlen(key)) / 1.980;                /* atomics per SM cycle */
+    Config c;
+    load_config(&c, HOPPER_INI);
+    uint64_t cyc[2];
+    for (int k = 0; k < 2; k++) {
+        AsmDefine d[] = { { "ITERS", k ? "3" : "1" } };
+        Ran x;
+        run_file(&x, "tests/validation/micro/atom_global.s", d, 1, &c, HOPPER_INI, 0);
+        assert_int_equal(x.rc, RUN_OK);
+        cyc[k] = x.r.stats.cycles;
+        ran_free(&x);
+    }
+    double sim = 2.0 * 8 * 1024 / (double)(cyc[1] - cyc[0]), off = (sim - hw) / hw * 100.0;
+    printf("   atomics on one address: H100 %.3f, gpusim %.3f a cycle (%+5.1f%%)\n", hw, sim, off);
+    assert_true(fabs(off) <= 5.0);
     free(text);
 }
 
@@ -1125,6 +1159,7 @@ int main(void)
     t[n++] = (struct CMUnitTest){ "barrier_cost_near_h100", barrier_cost_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "bandwidth_near_h100", bandwidth_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "store_rates_near_h100", store_rates_near_h100, NULL, NULL, NULL };
+    t[n++] = (struct CMUnitTest){ "same_address_atomics_near_h100", same_address_atomics_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "launch_overhead_near_h100", launch_overhead_near_h100, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "correlation_subset", correlation_subset, NULL, NULL, NULL };
     t[n++] = (struct CMUnitTest){ "bank_conflict_latency_near_h100", bank_conflict_latency_near_h100, NULL, NULL, NULL };

@@ -161,6 +161,8 @@ static const ConfigKey keys[] = {
     K_INT("l2.mshr_merge", l2.mshr_merge, 4, 1, 1024, 0, "requests", "Requests to a line in flight that one L2 MSHR holds, the first included; one more stalls the slice's tag stage until the fill."),
     K_INT("l2.write_cycles", l2.write_cycles, 1, 1, 1024, 0, "cycles", "Cycles a store request (one line, any sectors) holds its slice's tag stage, before l2.write_sector_cycles."),
     K_INT("l2.write_sector_cycles", l2.write_sector_cycles, 0, 0, 1024, 0, "cycles", "Further cycles a store request holds the slice's tag stage for each sector it writes, whole or in part (0: a store costs l2.write_cycles alone)."),
+    K_DBL("l2.atom_lane_cycles", l2.atom_lane_cycles, 1, 1, 64, "cycles",
+          "Cycles the slice's atomic unit takes per operation on one address: an atomic or reduction request holds the tag stage for its most lanes on one address times this (rounded up), or for a store's cycles (l2.write_cycles + l2.write_sector_cycles per sector), whichever is longer."),
     K_ENUM("l2.write_policy", l2.write_policy, CACHE_WRITE_BACK, write_names, "What a store does to L2."),
     K_BOOL("l2.alloc_on_write", l2.alloc_on_write, 1, "Allocate a line in L2 on a store miss."),
 

@@ -135,6 +135,7 @@ typedef struct Config {
         int mshr_merge;           /* requests one MSHR holds */
         int write_cycles;         /* tag-stage cycles of a store request */
         int write_sector_cycles;  /* and per sector it writes */
+        double atom_lane_cycles;  /* the atomic unit's cycles per operation on one address */
         int write_policy;         /* enum CacheWritePolicy */
         bool alloc_on_write;
     } l2;

@@ -21,6 +21,7 @@
  */
 #include "sim/mem/memsys.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,7 @@ struct MemSys {
     int phash;               /* dram.partition_hash */
     int l1_enabled, l1_hit, l2_hit, icnt_lat, cc_hit, const_penalty;
     int l2_wr, l2_wr_sector;             /* l2.write_cycles, l2.write_sector_cycles */
+    double atom_lane;                    /* l2.atom_lane_cycles */
     int l1_wb, l1_alloc, l2_wb, l2_alloc;
     CacheConfig l1_cfg;               /* the L1s' geometry, now (memsys_set_l1_bytes) */
     int burst_bytes;
@@ -342,6 +344,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->l2_hit = c->l2.hit_lat;
     m->l2_wr = c->l2.write_cycles;
     m->l2_wr_sector = c->l2.write_sector_cycles;
+    m->atom_lane = c->l2.atom_lane_cycles;
     m->icnt_lat = c->icnt.latency;
     m->ctrl_lat = c->dram.ctrl_lat;
     m->cc_hit = c->cc.hit_lat;
@@ -1014,8 +1017,15 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         if (p->rec >= 0) rec_part(m, p->rec, t + (uint64_t)m->icnt_lat);
         return m->l2_wr + m->l2_wr_sector * pop32(need);
     }
-    /* reads and atomics; stop taking them while the reply port is over budget */
-    int occ = p->kind == PK_ATOM ? (p->aux ? p->aux : 1) : 1;
+    /* reads and atomics; stop taking them while the reply port is over budget.
+     * An atomic holds the stage for its lanes on one address, one after
+     * another, or for what a store of its sectors costs, whichever is longer
+     * (hopper.ini's header: L2 atomics) */
+    int occ = 1;
+    if (p->kind == PK_ATOM) {
+        int lanes = (int)ceil(m->atom_lane * (p->aux ? p->aux : 1) - 1e-9), store = m->l2_wr + m->l2_wr_sector * pop32(need);
+        occ = lanes > store ? lanes : store;
+    }
     if (!icnt_src_fits(m->rep, s, data_flits(m, m->rep, need), 1)) return -L2_WAIT_REPLY;
     uint32_t miss = need & ~pr.valid;
     if (!miss) {
