@@ -51,6 +51,7 @@ typedef struct Rec {         /* one warp access in flight */
     int sm, slot;
     uint32_t tag;
     int pending;             /* line parts not back yet */
+    int posted;              /* MEMSYS_POSTED: freed when done, not reported */
     int next_free;
     uint64_t done;           /* latest part so far */
 } Rec;
@@ -136,6 +137,7 @@ struct MemSys {
     uint32_t b2s[CACHE_MAX_SECTORS];     /* burst -> sectors it carries */
     SmPort *sm;
     int *sleepers, nsleep;   /* SMs asleep on a remembered refusal */
+    int posted;              /* posted records in flight */
     Slice *sl;
     Icnt *req, *rep;
     Dram *dram;
@@ -844,6 +846,8 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
         x->tag = tag;
         x->pending = 1;        /* held until every line is issued */
         x->done = 0;
+        x->posted = (flags & MEMSYS_POSTED) != 0;
+        m->posted += x->posted;
     }
     count_access(m, &pl, bytes_req);
     uint64_t hit_done = issue_lines(m, sm, a, &pl, r, now);
@@ -857,11 +861,14 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
     x->done = max64(x->done, hit_done);
     if (--x->pending == 0) {   /* every line hit after all (merges count as pending) */
         *done = x->done;
+        m->posted -= x->posted;
         rec_free(m, r);
         return MEM_OK;
     }
     return MEM_PENDING;
 }
+
+int memsys_posted_pending(const MemSys *m) { return m->posted; }
 
 uint64_t memsys_sm_ready(const MemSys *m, int sm) { return m->sm[sm].l1_free; }
 
@@ -1158,7 +1165,8 @@ int memsys_tick(MemSys *m, uint64_t now, MemDone *out, int max)
     while (k < max && m->heap_n && m->heap[0].at <= now) {
         Done d = heap_pop(m);
         Rec *x = &m->rec[d.rec];
-        out[k++] = (MemDone){ x->sm, x->slot, x->tag };
+        if (x->posted) m->posted--;          /* nobody waits: the warp may be gone */
+        else out[k++] = (MemDone){ x->sm, x->slot, x->tag };
         rec_free(m, d.rec);
     }
     if (stepped) sync_stats(m);

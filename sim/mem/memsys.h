@@ -105,7 +105,8 @@ enum { L2_WAIT_DRAM = 1, L2_WAIT_REPLY, L2_WAIT_RESERVED, L2_WAIT_MSHR };
 enum { MEM_OK, MEM_PENDING, MEM_RETRY };
 
 /* memsys_access_ex flags */
-enum { MEMSYS_BYPASS_L1 = 1u << 0 };   /* ld.cg (and .cv): global load cached in L2 only */
+enum { MEMSYS_BYPASS_L1 = 1u << 0,      /* ld.cg (and .cv): global load cached in L2 only */
+       MEMSYS_POSTED = 1u << 1 };       /* a reduction nobody waits for: its completion is not reported */
 
 /* NULL if this config can be simulated, else why not (memsys_create then
  * fails): L1 and L2 must share line and sector sizes, a line must hold at
@@ -152,6 +153,9 @@ int memsys_retry_sleep(MemSys *m, int sm, uint64_t now, uint64_t *when);
  * freed record, a packet sent): they offer their access again this cycle.
  * out holds up to the SM count; returns how many. */
 int memsys_woken(MemSys *m, int *out);
+/* Posted accesses (MEMSYS_POSTED) still in flight: a launch ends when its
+ * SMs are idle and these have drained. */
+int memsys_posted_pending(const MemSys *m);
 /* Advance to cycle now (increasing; cycles before memsys_next_event() may
  * be skipped).  Writes the accesses that complete at or before now to out,
  * at most max, in (cycle, completion order) order; returns the count.  If

@@ -108,7 +108,9 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
             }
         }
         if (rc) break;
-        if (!busy && next_block >= k.nctas) break;
+        /* the launch is over when its SMs are idle and its posted reductions
+         * have drained (they keep the memory system, not an SM, busy) */
+        if (!busy && next_block >= k.nctas && !(ms && memsys_posted_pending(ms))) break;
         if (ms) { uint64_t e = memsys_next_event(ms); if (e < next) next = e; }
         if (next_block < k.nctas)
             for (int i = 0; i < nsms; i++)

@@ -56,6 +56,30 @@ Deps *deps_build(const Entry *e)
             add_operand(d, e, &in->opd[s], writes_slot(in, s));
         }
     }
+    /* Posted reductions: a global red, or an atom whose result no
+     * instruction reads (ptxas makes it a RED): the warp goes on without
+     * waiting for it and may retire before it is done, as on the H100
+     * (tests/validation/h100/measured/red_retire_ncu.csv).  The unread
+     * result is not tracked. */
+    uint8_t *read = calloc((size_t)(e->nregs ? e->nregs : 1), 1);
+    if (!read) { free(deps); return NULL; }
+    for (int pc = 0; pc < e->ncode; pc++) {
+        const Deps *d = &deps[pc];
+        for (int i = 0; i < d->nread; i++) if (d->reg[i] < e->nregs) read[d->reg[i]] = 1;
+    }
+    for (int pc = 0; pc < e->ncode; pc++) {
+        const Instr *in = &e->code[pc];
+        Deps *d = &deps[pc];
+        if (in->space != SP_GLOBAL) continue;
+        if (in->op == OP_RED) d->posted = 1;
+        else if (in->op == OP_ATOM && in->opd[0].kind == OPD_REG && !read[in->opd[0].r[0]] && d->nwrite == 1) {
+            d->posted = 1;
+            d->nwrite = 0;
+            d->bits = 0;
+            for (int i = 0; i < d->nread; i++) d->bits |= scoreboard_bit(d->reg[i]);
+        }
+    }
+    free(read);
     return deps;
 }
 

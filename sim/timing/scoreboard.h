@@ -27,6 +27,7 @@ typedef struct Deps {
     uint16_t reg[12];    /* reads, then writes */
     uint8_t nread, nwrite;
     uint8_t minst;       /* machine instructions (Instr.minst): 0 folded, n slots */
+    uint8_t posted;      /* a global reduction nobody waits for (red, or atom whose result is never read) */
     uint64_t bits;       /* scoreboard_bit() of every register in reg[] */
 } Deps;
 

@@ -513,6 +513,7 @@ static void hierarchy_answer(Sm *sm, Timing *t, int slot, uint32_t tag, int stat
 {
     SmWarp *sw = &sm->slots[slot];
     const Deps *d = &t->deps[tag];
+    if (d->posted) return;           /* nobody waits for a posted reduction */
     if (status == MEM_OK) {
         if (d->nwrite) scoreboard_set(&sw->sb, d, done, PEND_LONG);
         if (done > sw->mem_done) sw->mem_done = done;
@@ -528,10 +529,12 @@ static void hierarchy_access(Sm *sm, Timing *t, int slot, uint32_t pc, const Mem
                              const Instr *in)
 {
     unsigned flags = (in->cache == CACHE_CG || in->cache == CACHE_CV) ? MEMSYS_BYPASS_L1 : 0;
+    if (t->deps[pc].posted) flags |= MEMSYS_POSTED;
     uint64_t done = 0;
     int st = memsys_access_co(t->ms, sm->id, slot, pc, a, co, flags, t->now, &done);
     if (st != MEM_RETRY) { hierarchy_answer(sm, t, slot, pc, st, done); return; }
-    /* the L1 cannot take it this cycle: the LSU holds it and retries */
+    /* the L1 cannot take it this cycle: the LSU holds it and retries (the
+     * warp waits for a held access, posted or not: it is not sent yet) */
     SmWarp *sw = &sm->slots[slot];
     if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], SB_NEVER, PEND_LONG);
     sw->inflight++;
