@@ -801,12 +801,16 @@ static void store_rates_near_h100(void **state)
     if (!text) fail_msg("cannot read %s", PARTIAL_PATH);
     Config c;
     quarter_hopper(&c, "50MiB");
-    struct { const char *pat, *row; double sectors; } b[] = {
-        { "0", "store,a_coalesced_f32,", 131072 },
-        { "1", "store,b_stride32_f32,", 131072 },
-        { "2", "store,c_stride128_f32,", 32768 },
-        { "6", "store,g_red_stride32,", 131072 },    /* red.global.add: the atomic path */
-        { "7", "store,h_red_coalesced,", 131072 },
+    /* sectors: those of one pass over ws; the rate is that of `extra` more
+     * passes.  The reductions run on half the region and one pass more:
+     * their rates are those of 4 MiB and two passes within 1% (52.3 and 54.2
+     * against 52.8 and 53.8), in half the simulation time. */
+    struct { const char *pat, *row, *ws, *more; double sectors, extra; } b[] = {
+        { "0", "store,a_coalesced_f32,", "(4<<20)", "3", 131072, 2 },
+        { "1", "store,b_stride32_f32,", "(4<<20)", "3", 131072, 2 },
+        { "2", "store,c_stride128_f32,", "(4<<20)", "3", 32768, 2 },
+        { "6", "store,g_red_stride32,", "(2<<20)", "2", 65536, 1 },     /* red.global.add: the atomic path */
+        { "7", "store,h_red_coalesced,", "(2<<20)", "2", 65536, 1 },
     };
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
         const char *at = strstr(text, b[i].row);
@@ -817,14 +821,14 @@ static void store_rates_near_h100(void **state)
         snprintf(path, sizeof path, "tests/validation/micro/partial_st%s.s", b[i].pat);
         uint64_t cyc[2];
         for (int k = 0; k < 2; k++) {
-            AsmDefine d[] = { { "WS", "(4<<20)" }, { "SMS", "33" }, { "PASSES", k ? "3" : "1" } };
+            AsmDefine d[] = { { "WS", b[i].ws }, { "SMS", "33" }, { "PASSES", k ? b[i].more : "1" } };
             Ran x;
             run_file(&x, path, d, 3, &c, HOPPER_INI, 0);
             assert_int_equal(x.rc, RUN_OK);
             cyc[k] = x.r.stats.cycles;
             ran_free(&x);
         }
-        double sim = 4 * 2 * b[i].sectors / (double)(cyc[1] - cyc[0]), off = (sim - hw) / hw * 100.0;
+        double sim = 4 * b[i].extra * b[i].sectors / (double)(cyc[1] - cyc[0]), off = (sim - hw) / hw * 100.0;
         printf("   L2 stores %-22s H100 %5.1f, gpusim %5.1f sectors/cycle (%+5.1f%%)\n", b[i].row + 6, hw, sim, off);
         assert_true(fabs(off) <= 15.0);
     }
