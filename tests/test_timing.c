@@ -24,6 +24,14 @@ static void fermi(Config *c)
     diag_free(&dl);
 }
 
+static void hopper(Config *c)
+{
+    DiagList dl = { 0 };
+    config_defaults(c);
+    assert_int_equal(config_load_file(c, "configs/hopper.ini", &dl), 0);
+    diag_free(&dl);
+}
+
 static void set(Config *c, const char *kv)
 {
     DiagList dl = { 0 };
@@ -516,9 +524,7 @@ static void test_dispatch_round_robin(void **state)
 {
     (void)state;
     Config h, f;
-    DiagList dl = { 0 };
-    config_defaults(&h);
-    assert_int_equal(config_load_file(&h, "configs/hopper.ini", &dl), 0);
+    hopper(&h);
     uint32_t sm[256];
     block_sms(&h, "256", sm, 256);
     int per_sm[132] = { 0 };
@@ -537,7 +543,6 @@ static void test_dispatch_round_robin(void **state)
     fermi(&f);
     block_sms(&f, "40", sm, 40);
     for (int b = 0; b < 40; b++) assert_int_equal(sm[b], b % 15);
-    diag_free(&dl);
 }
 
 /* An SM whose held access was refused sleeps until what refused it can
@@ -570,10 +575,7 @@ static void test_retry_sleep_same_as_polling(void **state)
     (void)state;
     Config f, h;
     fermi(&f);
-    DiagList dl = { 0 };
-    config_defaults(&h);
-    assert_int_equal(config_load_file(&h, "configs/hopper.ini", &dl), 0);
-    diag_free(&dl);
+    hopper(&h);
     AsmDefine n256[] = { { "N", "256" } };
     struct { const Config *c; const char *path; const AsmDefine *d; int nd; } cases[] = {
         { &f, "kernels/naive_mm.s", NULL, 0 },
@@ -616,9 +618,7 @@ static void test_posted_reductions(void **state)
     (void)state;
     Config h;
     DiagList dl = { 0 };
-    config_defaults(&h);
-    assert_int_equal(config_load_file(&h, "configs/hopper.ini", &dl), 0);
-    diag_free(&dl);
+    hopper(&h);
     uint64_t active[3], elapsed[3];
     for (int mode = 0; mode < 3; mode++) {
         char v[2] = { (char)('0' + mode), 0 };
