@@ -32,6 +32,9 @@ static const Bench benches[] = {
     { "configs/fermi.ini", "kernels/conv2d_tiled.s", { { "H", "1024" }, { "W", "1024" } }, 2, 0 },
     { "configs/fermi.ini", "kernels/transpose_shared.s", { { "ROWS", "2048" }, { "COLS", "2048" } }, 2, 0 },
     { "configs/hopper.ini", "kernels/transpose_shared.s", { { "ROWS", "2048" }, { "COLS", "2048" } }, 2, 0 },
+    /* issue 17's hopper.ini targets: nvcc's PTX, big memory-bound launches */
+    { "configs/hopper.ini", "tests/validation/nvcc/transpose_naive.s", { { "N", "2048" } }, 1, 0 },
+    { "configs/hopper.ini", "tests/validation/nvcc/naive_mm.s", { { "M", "512" }, { "N", "512" }, { "K", "512" } }, 3, 0 },
     { "configs/fermi.ini", "kernels/tiled_mm.s", { { "M", "512" }, { "N", "512" }, { "K", "512" } }, 3, 1 },
 };
 
