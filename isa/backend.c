@@ -241,6 +241,25 @@ void backend_account(Entry *e)
     free(reads); free(writes); free(def);
 }
 
+uint8_t *backend_regs_read(const Entry *e)
+{
+    uint8_t *read = calloc((size_t)(e->nregs + e->npreds + 1), 1);
+    if (!read) return NULL;
+    RegUse u;
+    for (int pc = 0; pc < e->ncode; pc++) {
+        backend_reg_use(e, &e->code[pc], &u);
+        for (int i = 0; i < u.nrd; i++) read[u.rd[i]] = 1;
+    }
+    return read;
+}
+
+int backend_posted(const Instr *in, const uint8_t *read)
+{
+    if (in->space != SP_GLOBAL) return 0;
+    if (in->op == OP_RED) return 1;
+    return in->op == OP_ATOM && in->opd[0].kind == OPD_REG && !read[in->opd[0].r[0]];
+}
+
 /* ---- the pass ------------------------------------------------------------------ */
 int backend_run(Entry *e, const Var *vars, int nvars)
 {

@@ -50,6 +50,14 @@ typedef struct RegUse {
 } RegUse;
 void backend_reg_use(const Entry *e, const Instr *in, RegUse *u);
 
+/* Posted reductions: a global red, or a global atom whose result no
+ * instruction of e reads (ptxas makes it a RED).  Nobody waits for one:
+ * its warp goes on and may retire first (the timing model, docs/
+ * architecture.md).  read[r] != 0 if any instruction of e reads register r
+ * (backend_regs_read, calloc'd; NULL out of memory). */
+uint8_t *backend_regs_read(const Entry *e);
+int backend_posted(const Instr *in, const uint8_t *read);
+
 /* A folded branch at pc: a branch to the next pc with no machine
  * instruction, what an if-converted branch (ifconv.c) and a load merged
  * into a vector load (vectorize.c) leave behind. */

@@ -65,6 +65,7 @@ void backend_disasm(const Program *p, int ei, FILE *out)
             ptx, mach, m->prologue_minst);
     fputs("//  mpc  src  line  sass class   instruction\n", out);
     char text[512];
+    uint8_t *read = backend_regs_read(m);
     for (int b = 0; b < m->nblocks; b++) {
         const BasicBlock *bb = &m->blocks[b];
         fprintf(out, "//  -- BB%d\n", b);
@@ -76,10 +77,13 @@ void backend_disasm(const Program *p, int ei, FILE *out)
             if (backend_folded_branch(in, pc))   /* a folded no-op: what was it? */
                 note = src->code[s].op == OP_BRA ? "   if-converted: the body it jumped over runs guarded"
                                                : "   merged into a vector load";
+            else if (read && backend_posted(in, read))
+                note = "   posted (a RED): the warp does not wait for it";
             fprintf(out, "// %4u %4u  L%-4u %4d %-7s %s%s\n", pc, s, in->line, in->minst,
                     backend_mclass_name(in->mclass), text, note);
         }
     }
+    free(read);
     if (ok) {
         fputs("// register  machine  live (machine pcs, first to last)\n", out);
         char nm[32];

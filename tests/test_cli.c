@@ -127,6 +127,11 @@ static void test_disasm_occupancy(void **s)
     expect("--disasm tests/data/vecadd_nvcc.ptx", 0, "@%p1 bra $L__BB11_2;   // may diverge");
     expect("--occupancy configs/fermi.ini kernels/tiled_mm.s", 0, "registers");
     expect("--occupancy configs/fermi.ini kernels/tiled_mm.s", 0, "<- binds");
+    /* a red, and an atom whose result nothing reads, are posted */
+    expect("--disasm configs/hopper.ini tests/data/red_posted.s", 0,
+           "red.global.add.u32 [%rd1], 1;   posted (a RED): the warp does not wait for it");
+    expect("--disasm configs/hopper.ini tests/data/red_posted.s", 0,
+           "atom.global.add.u32 %r6, [%rd1], 1;   posted (a RED)");
     /* what the back end did, in the report and in the JSON launch */
     expect("configs/hopper.ini tests/validation/nvcc/naive_mm.s", 0, "as ptxas does: 1 loop unrolled 4 times;");
     expect("--format json configs/hopper.ini tests/validation/nvcc/naive_mm.s", 0,

@@ -1,5 +1,6 @@
 /* scoreboard.c - see scoreboard.h. */
 #include "sim/timing/scoreboard.h"
+#include "isa/backend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,19 +62,14 @@ Deps *deps_build(const Entry *e)
      * waiting for it and may retire before it is done, as on the H100
      * (tests/validation/h100/measured/red_retire_ncu.csv).  The unread
      * result is not tracked. */
-    uint8_t *read = calloc((size_t)(e->nregs ? e->nregs : 1), 1);
+    uint8_t *read = backend_regs_read(e);
     if (!read) { free(deps); return NULL; }
-    for (int pc = 0; pc < e->ncode; pc++) {
-        const Deps *d = &deps[pc];
-        for (int i = 0; i < d->nread; i++) if (d->reg[i] < e->nregs) read[d->reg[i]] = 1;
-    }
     for (int pc = 0; pc < e->ncode; pc++) {
         const Instr *in = &e->code[pc];
         Deps *d = &deps[pc];
-        if (in->space != SP_GLOBAL) continue;
-        if (in->op == OP_RED) d->posted = 1;
-        else if (in->op == OP_ATOM && in->opd[0].kind == OPD_REG && !read[in->opd[0].r[0]] && d->nwrite == 1) {
-            d->posted = 1;
+        if (!backend_posted(in, read)) continue;
+        d->posted = 1;
+        if (in->op == OP_ATOM && d->nwrite == 1) {
             d->nwrite = 0;
             d->bits = 0;
             for (int i = 0; i < d->nread; i++) d->bits |= scoreboard_bit(d->reg[i]);
