@@ -287,8 +287,7 @@ int backend_run(Entry *e, const Var *vars, int nvars)
     m->machine = NULL;
     if (u) {
         free(u->code);
-        free(u);              /* m owns its registers and blocks now */
-        m->owns = 1;
+        free(u);              /* m owns its registers and blocks now (m->unrolled says so) */
     }
     m->unrolled = unrolled;
     m->morder = order;        /* pcs of base (u's, if unrolled) until the end */

@@ -90,6 +90,13 @@ int backend_schedule(const Entry *e, uint32_t *order);
  * and retargeted to the pc after them.  Returns how many runs, -1 out of
  * memory. */
 int backend_schedule_regions(Entry *m);
+/* entry[pc] = 1 (entry: m->ncode + 1 bytes) where control can reach pc other
+ * than by falling through: pc 0, and the targets and reconvergence pcs of
+ * m's branches that are not folded. */
+void backend_entry_points(const Entry *m, uint8_t *entry);
+/* The last block of the region that starts at block b: the blocks that
+ * folded branches and fall-throughs join and that nothing else enters. */
+int backend_region_last(const Entry *m, const uint8_t *entry, int b);
 
 /* ---- register allocation (regalloc.c) ----------------------------------- */
 /* ptxas reports the registers used plus the reserved ones, rounded up to

@@ -296,7 +296,7 @@ static void free_entry(Entry *en)
     if (en->machine) {
         free(en->machine->code);
         free(en->machine->uorder);
-        if (en->machine->owns) {
+        if (en->machine->unrolled) {
             free_regs(en->machine->regs, en->machine->nregs);
             free_regs(en->machine->preds, en->machine->npreds);
             free(en->machine->blocks);

@@ -358,8 +358,8 @@ typedef struct Entry {
     int regs_spilled;             /* registers beyond .maxnreg (counted, not spilled) */
     int if_converted, vectorized; /* machine entry: branches guarded away, shared-load groups merged (backend.h) */
     int regs_order, regs_ptx;     /* machine entry: registers the colouring of its order and of the PTX order needs */
-    int owns;                     /* machine entry: its regs, preds and blocks are its own (an unrolled loop) */
-    int unrolled;                 /* machine entry: loops unrolled 4 times, as ptxas does (unroll.c) */
+    int unrolled;                 /* machine entry: loops unrolled 4 times, as ptxas does (unroll.c); if
+                                     any, its regs, preds and blocks are its own */
     uint32_t *uorder;             /* machine entry of an unrolled one: each pc's pc in the unrolled code (morder: in the source) */
     int prologue_minst;           /* machine instructions each warp runs before pc 0 */
 } Entry;

@@ -333,6 +333,31 @@ static int is_control(const Instr *in)
     return in->op == OP_BRA || in->op == OP_RET || in->op == OP_EXIT;
 }
 
+void backend_entry_points(const Entry *m, uint8_t *entry)
+{
+    int n = m->ncode;
+    memset(entry, 0, (size_t)n + 1);
+    entry[0] = 1;
+    for (int pc = 0; pc < n; pc++) {
+        const Instr *in = &m->code[pc];
+        if (in->op != OP_BRA || backend_folded_branch(in, pc)) continue;
+        if (in->opd[0].imm >= 0 && in->opd[0].imm <= n) entry[in->opd[0].imm] = 1;
+        if (in->reconv <= (uint32_t)n) entry[in->reconv] = 1;
+    }
+}
+
+int backend_region_last(const Entry *m, const uint8_t *entry, int b)
+{
+    /* on through a folded branch or a fall-through, unless control can
+     * also come to the next block some other way */
+    while (b + 1 < m->nblocks && !entry[m->blocks[b + 1].first]) {
+        uint32_t end = m->blocks[b].last;
+        if (!backend_folded_branch(&m->code[end], (int)end) && is_control(&m->code[end])) break;
+        b++;
+    }
+    return b;
+}
+
 int backend_schedule_regions(Entry *m)
 {
     int n = m->ncode;
@@ -347,24 +372,10 @@ int backend_schedule_regions(Entry *m)
         free(entry); free(count); free(order); free(src); free(morder); free(scratch); free(code); free(live);
         return -1;
     }
-    /* pcs control can arrive at other than by falling through */
-    entry[0] = 1;
-    for (int pc = 0; pc < n; pc++) {
-        const Instr *in = &m->code[pc];
-        if (in->op != OP_BRA || backend_folded_branch(in, pc)) continue;
-        if (in->opd[0].imm >= 0 && in->opd[0].imm <= n) entry[in->opd[0].imm] = 1;
-        if (in->reconv <= (uint32_t)n) entry[in->reconv] = 1;
-    }
+    backend_entry_points(m, entry);
     int merged = 0;
     for (int b = 0; b < m->nblocks; ) {
-        int first_b = b, last_b = b;
-        /* on through a folded branch or a fall-through, unless control can
-         * also come to the next block some other way */
-        while (last_b + 1 < m->nblocks && !entry[m->blocks[last_b + 1].first]) {
-            uint32_t end = m->blocks[last_b].last;
-            if (!backend_folded_branch(&m->code[end], (int)end) && is_control(&m->code[end])) break;
-            last_b++;
-        }
+        int first_b = b, last_b = backend_region_last(m, entry, b);
         uint32_t first = m->blocks[first_b].first, last = m->blocks[last_b].last;
         b = last_b + 1;
         if (last_b == first_b) continue;               /* one block: scheduled already */

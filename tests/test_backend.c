@@ -183,15 +183,9 @@ static void check_permutation(const Entry *src)
     const uint32_t *morder = u ? m->uorder : m->morder;
     assert_int_equal(m->ncode, e->ncode);
     int n = e->ncode;
-    char *entry = calloc((size_t)n + 1, 1);
+    uint8_t *entry = calloc((size_t)n + 1, 1);
     Instr *vcode = calloc((size_t)n + 1, sizeof *vcode);
-    entry[0] = 1;
-    for (int pc = 0; pc < n; pc++) {
-        const Instr *in = &m->code[pc];
-        if (in->op != OP_BRA || backend_folded_branch(in, pc)) continue;
-        if (in->opd[0].imm >= 0 && in->opd[0].imm <= n) entry[in->opd[0].imm] = 1;
-        if (in->reconv <= (uint32_t)n) entry[in->reconv] = 1;
-    }
+    backend_entry_points(m, entry);
     /* the source instructions with the machine entry's guards (if-conversion);
      * the vector loads vectorize.c made after scheduling are left out */
     for (int pc = 0; pc < n; pc++) {
@@ -202,14 +196,7 @@ static void check_permutation(const Entry *src)
     Entry view = *e;
     view.code = vcode;
     for (int b = 0; b < e->nblocks; ) {
-        int last_b = b;
-        while (last_b + 1 < e->nblocks && !entry[e->blocks[last_b + 1].first]) {
-            uint32_t end = e->blocks[last_b].last;
-            const Instr *in = &m->code[end];
-            int control = in->op == OP_BRA || in->op == OP_RET || in->op == OP_EXIT;
-            if (control && !backend_folded_branch(in, end)) break;
-            last_b++;
-        }
+        int last_b = backend_region_last(m, entry, b);
         uint32_t first = e->blocks[b].first, last = e->blocks[last_b].last;
         b = last_b + 1;
         char *seen = calloc((size_t)(last - first + 1), 1);

@@ -605,6 +605,45 @@ static void test_retry_sleep_same_as_polling(void **state)
     assert_true(mshr > 100000 && icnt > 1000 && busy > 1000);   /* each cause was exercised */
 }
 
+/* The L2 atomic unit's occupancy (memsys.c, l2.atom_lane_cycles): a request
+ * holds its slice for what a store of its sectors costs (l2.write_cycles +
+ * l2.write_sector_cycles each) or atom_lane_cycles per lane on its most-used
+ * address, rounded up, whichever is longer.  tests/data/atom_cost.s, one
+ * warp's red.global.add: hopper.ini (2 + 1 a sector, 1.45): 32 lanes on one
+ * word (one sector) max(2 + 1, ceil(1.45 x 32) = 47) = 47; 32 words of one
+ * line (4 sectors) max(2 + 4, ceil(1.45)) = 6.  fermi.ini (1 + 0, 1): 32 and
+ * max(1, 1) = 1. */
+static uint64_t atom_cycles_of(const Config *c, const char *mode)
+{
+    DiagList dl = { 0 };
+    AsmDefine d[] = { { "MODE", mode } };
+    AsmOptions ao = { d, 1 };
+    Program *p = asm_assemble_file("tests/data/atom_cost.s", &ao, &dl);
+    assert_non_null(p);
+    Run r;
+    RunOptions o = { 0 };
+    assert_int_equal(run_program(&r, p, c, "test", &o, &dl), RUN_OK);
+    assert_true(r.has_memstats);
+    uint64_t n = r.memstats.atom_l2_cycles;
+    assert_int_equal(r.memstats.atom_lane_ops, 32);
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+    return n;
+}
+
+static void test_atomic_unit_occupancy(void **state)
+{
+    (void)state;
+    Config h, f;
+    hopper(&h);
+    fermi(&f);
+    assert_int_equal(atom_cycles_of(&h, "0"), 47);
+    assert_int_equal(atom_cycles_of(&h, "1"), 6);
+    assert_int_equal(atom_cycles_of(&f, "0"), 32);
+    assert_int_equal(atom_cycles_of(&f, "1"), 1);
+}
+
 /* Posted reductions (red_retire_ncu.csv: the H100 retires a block whose
  * reductions are still in the memory system).  tests/data/red_posted.s: 4
  * blocks of 256 threads add 1 to one word 4 times, as red (MODE 0), as atom
@@ -705,6 +744,7 @@ int main(void)
         cmocka_unit_test(test_dispatch_round_robin),
         cmocka_unit_test(test_retry_sleep_same_as_polling),
         cmocka_unit_test(test_posted_reductions),
+        cmocka_unit_test(test_atomic_unit_occupancy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
