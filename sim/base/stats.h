@@ -36,6 +36,7 @@ typedef struct LineStats {
                                              addresses of the first access seen (for observations) */
     int stride_seen;
     int mem_bytes;                        /* bytes per lane of that access */
+    uint64_t stride_at;                   /* the cycle of that access (stats_merge keeps the earliest) */
 } LineStats;
 
 typedef struct SmStats {
@@ -81,10 +82,17 @@ typedef struct Stats {
     char *printf_text;             /* device printf output of the launches not yet written (sim/core/printf.h) */
     size_t printf_len, printf_cap;
     int nsms;
+    uint64_t now;                  /* the timing engine's cycle, for LineStats.stride_at */
 } Stats;
 
 int stats_init(Stats *s, int nlines, int nsms);
 void stats_free(Stats *s);
+/* Add the counters of `from`, a copy another host thread kept for its SMs
+ * during one launch (sim/timing/gpu.c), into `into`: sums, the deepest
+ * SIMT stack, and per line the stride note of the earlier access (on a tie,
+ * into's: the caller merges in SM order).  Not the per-SM counters (from
+ * shares into's) nor the printf text. */
+void stats_merge(Stats *into, const Stats *from);
 /* SIMD efficiency in percent: active lanes / (instructions x warp size). */
 double stats_simd_efficiency(const Stats *s, int warp_size);
 

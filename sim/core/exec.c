@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "isa/half.h"
@@ -67,6 +68,7 @@ typedef struct X {
     LaneMask full;               /* all ws lanes */
     int bits;                    /* of the instruction's type */
     TypeKind kind;
+    DeferLog *defer;             /* k->defer at issue, NULL at replay: global lanes wait for exec_replay */
 } X;
 
 static uint64_t sreg(const X *x, int s, int lane)
@@ -776,6 +778,8 @@ static int lanes_within(const X *x, const uint64_t *addr, LaneMask m, uint64_t l
  * any lane would fault, before any memory or register is written. */
 static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operand *mo, const Operand *ro, ExecOut *out)
 {
+    /* a deferred global access checks its lanes now and moves at replay */
+    int move = !x->defer || x->in->space != SP_GLOBAL;
     int ws = x->ws;
     /* address() for every lane at once */
     uint64_t *addr = out->mem.addr, base = (uint64_t)mo->imm;
@@ -794,7 +798,7 @@ static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operan
     }
     const Region *reg = mem_find(x->k->mem, addr[__builtin_ctz(m)], (uint64_t)bytes);
     if (reg && lanes_within(x, addr, m, reg->base, reg->base + reg->size - (uint64_t)bytes, bytes)) {
-        move_lanes(x, m, bytes, is_st, r, addr, reg->data, reg->base);   /* the usual case: one buffer */
+        if (move) move_lanes(x, m, bytes, is_st, r, addr, reg->data, reg->base);   /* the usual case: one buffer */
         return 1;
     }
     /* lanes in several buffers (or a bad one): every lane's before moving any */
@@ -808,8 +812,23 @@ static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operan
         }
         lane_reg[l] = reg;
     }
-    FOR_LANES(m, l) move_lanes(x, 1u << l, bytes, is_st, r, addr, lane_reg[l]->data, lane_reg[l]->base);
+    if (move) FOR_LANES(m, l) move_lanes(x, 1u << l, bytes, is_st, r, addr, lane_reg[l]->data, lane_reg[l]->base);
     return 1;
+}
+
+/* Hold lanes m of this global access for exec_replay at the end of the cycle. */
+static void defer_lanes(const X *x, LaneMask m)
+{
+    DeferLog *d = x->defer;
+    if (!m) return;
+    if (d->n == d->cap) {
+        int cap = d->cap ? 2 * d->cap : 256;
+        Deferred *e = realloc(d->e, (size_t)cap * sizeof *e);
+        if (!e) { fputs("gpusim: out of memory\n", stderr); exit(1); }
+        d->e = e;
+        d->cap = cap;
+    }
+    d->e[d->n++] = (Deferred){ x->w, x->in, m };
 }
 
 /* Scalar 4- and 8-byte loads and stores to global or shared memory, the
@@ -826,6 +845,7 @@ static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
         (in->space != SP_GLOBAL && in->space != SP_SHARED))
         return 0;
     if (m && !ldst_lanes(x, m, bytes, is_st, mo, ro, out)) return 0;
+    if (x->defer && in->space == SP_GLOBAL) defer_lanes(x, m);
     out->has_mem = 1;
     out->mem.is_store = (uint8_t)is_st;
     out->mem.is_atomic = 0;
@@ -851,13 +871,15 @@ static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
     out->mem.bytes = (uint8_t)bytes;
     out->mem.mask = m;
     out->mem.space = in->space;
+    LaneMask held = 0;           /* global lanes left for exec_replay */
     FOR_LANES(m, l) {
         Space sp = (Space)in->space;
         uint64_t a = address(x, mo, l);
         uint8_t *p = locate(x, l, &sp, &a, bytes);
-        if (!p) return -1;
+        if (!p) { if (x->defer) defer_lanes(x, held); return -1; }   /* the lanes before move, as they would have */
         out->mem.space = (uint8_t)sp;
         out->mem.addr[l] = a;   /* local: the thread's offset; lsu.c and memsys.c interleave */
+        if (x->defer && sp == SP_GLOBAL) { held |= 1u << l; continue; }
         for (int j = 0; j < in->vec; j++) {
             uint16_t reg = ro->kind == OPD_VEC ? ro->r[j] : ro->r[0];
             if (is_st) {
@@ -870,6 +892,7 @@ static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
             }
         }
     }
+    if (x->defer) defer_lanes(x, held);
     return 0;
 }
 
@@ -928,17 +951,19 @@ static int exec_atom(const X *x, LaneMask m, ExecOut *out)
     out->mem.is_store = 1;
     out->mem.bytes = (uint8_t)bytes;
     out->mem.mask = m;
+    LaneMask held = 0;           /* global lanes left for exec_replay */
     FOR_LANES(m, l) {
         Space sp = (Space)in->space;
         uint64_t a = address(x, mo, l);
         uint8_t *p = locate(x, l, &sp, &a, bytes);
-        if (!p) return -1;
-        if (sp != SP_GLOBAL && sp != SP_SHARED) {
+        if (p && sp != SP_GLOBAL && sp != SP_SHARED) {
             kernel_fault(x->k, x->w, l, FAULT_OUT_OF_BOUNDS, "atomic on %s memory (only global and shared)", space_names[sp]);
-            return -1;
+            p = NULL;
         }
+        if (!p) { if (x->defer) defer_lanes(x, held); return -1; }
         out->mem.space = (uint8_t)sp;
         out->mem.addr[l] = a;
+        if (x->defer && sp == SP_GLOBAL) { held |= 1u << l; continue; }
         uint64_t old = 0;
         memcpy(&old, p, (size_t)bytes);
         uint64_t b = val(x, &in->opd[is_red ? 1 : 2], l);
@@ -950,6 +975,7 @@ static int exec_atom(const X *x, LaneMask m, ExecOut *out)
             wreg(x, &d, l, isa_type_kind((DataType)in->type) == TK_SINT ? (uint64_t)sx(old, bytes * 8) : old);
         }
     }
+    if (x->defer) defer_lanes(x, held);
     return 0;
 }
 
@@ -1426,7 +1452,8 @@ static void exec_set(const X *x, LaneMask m)
 int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
 {
     int known = in->type < T_COUNT;
-    X x = { k, w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE };
+    X x = { k, w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE,
+            k->defer };
     int ws = x.ws;
     x.full = ws == 32 ? 0xffffffffu : (1u << ws) - 1;
     out->has_mem = 0;
@@ -1516,6 +1543,26 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     return rc;
 }
 
+void exec_replay(Kernel *k, const Deferred *d)
+{
+    const Instr *in = d->in;
+    int known = in->type < T_COUNT;
+    X x = { k, d->w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE,
+            NULL };
+    x.full = x.ws == 32 ? 0xffffffffu : (1u << x.ws) - 1;
+    ExecOut out;
+    int fenv_old = -1;
+    if (x.kind == TK_FLOAT && (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP)) {
+        fenv_old = fegetround();
+        fesetround(fe_mode(in->rnd));
+    }
+    /* the lanes were checked at issue and address the same bytes now: the
+     * warp has issued nothing since, so its registers are as they were */
+    if (in->op == OP_ATOM || in->op == OP_RED) exec_atom(&x, d->lanes, &out);
+    else exec_ldst(&x, d->lanes, &out);
+    if (fenv_old >= 0) fesetround(fenv_old);
+}
+
 /* ---- vprintf: CUDA's printf (printf.h) -------------------------------------------- */
 typedef struct PrintfLane {
     const X *x;
@@ -1552,7 +1599,7 @@ static int printf_str(void *ctx, uint64_t addr, char *buf, size_t cap)
 
 int exec_vprintf(Kernel *k, Warp *w, const Instr *in, const CallSite *cs, LaneMask m)
 {
-    X x = { k, w, in, k->warp_size, 0, 64, TK_BITS };
+    X x = { k, w, in, k->warp_size, 0, 64, TK_BITS, NULL };
     int ws = x.ws;
     const Entry *e = k->entry;
     const Param *fmt_p = &e->params[cs->params[cs->nrets]], *args_p = &e->params[cs->params[cs->nrets + 1]];

@@ -38,6 +38,25 @@ typedef struct Fault {
 
 typedef struct Kernel Kernel;
 typedef struct Cta Cta;
+typedef struct Warp Warp;
+
+/* Global memory effects held back to the end of the cycle (the timing
+ * engine, sim/timing/gpu.c): the global loads, stores and atomics that one
+ * host thread's SMs issued in a cycle, in issue order, each with the lanes
+ * whose addresses resolved to global memory (already checked: a replay
+ * cannot fault).  gpu.c replays the threads' logs in SM order
+ * (exec_replay), so global memory sees the order of a one-thread run
+ * whatever the thread count.  Shared, local, constant and parameter
+ * accesses happen at issue, as before. */
+typedef struct Deferred {
+    Warp *w;
+    const Instr *in;
+    LaneMask lanes;
+} Deferred;
+typedef struct DeferLog {
+    Deferred *e;
+    int n, cap;
+} DeferLog;
 struct Checker;                  /* check.h */
 struct CheckCta;
 
@@ -59,7 +78,7 @@ typedef struct CallFrame {
  * addresses of ld/st.param on them are FRAME_WINDOW + a. */
 #define FRAME_WINDOW (1ull << 40)
 
-typedef struct Warp {
+struct Warp {
     int id;                      /* warp index within its CTA */
     Cta *cta;
     SimtStack simt;
@@ -75,7 +94,7 @@ typedef struct Warp {
     uint32_t frame_base, frame_bytes;         /* the running frame in fmem */
     uint8_t *fmem;                            /* frame memory, Kernel.frame_stride per lane */
     uint32_t nprintf[32];                     /* each lane's vprintf calls so far (printf.h) */
-} Warp;
+};
 
 struct Cta {
     uint32_t id[3];
@@ -111,6 +130,7 @@ struct Kernel {
     int machine;                 /* core.schedule=machine: entry is the back end's
                                     machine order; counts are machine instructions */
     struct Checker *check;       /* run-time checks (check.h), NULL when off */
+    DeferLog *defer;             /* non-NULL: global memory effects wait for exec_replay (gpu.c) */
     struct PrintfRec *prints;    /* device printf lines of this launch (printf.h) */
     int nprints, capprints;
     Fault fault;

@@ -110,18 +110,31 @@ int printf_format(const char *fmt, const PrintfArgs *a, char *out, size_t cap)
     return used;
 }
 
-void printf_keep(Kernel *k, const Warp *w, int lane, const char *text)
+static void keep(Kernel *k, PrintfRec r)
 {
     if (k->nprints == k->capprints) {
         k->capprints = k->capprints ? 2 * k->capprints : 64;
         k->prints = realloc(k->prints, (size_t)k->capprints * sizeof *k->prints);
         if (!k->prints) abort();
     }
+    k->prints[k->nprints++] = r;
+}
+
+void printf_keep(Kernel *k, const Warp *w, int lane, const char *text)
+{
     size_t len = strlen(text);
     char *copy = malloc(len + 1);
     if (!copy) abort();
     memcpy(copy, text, len + 1);
-    k->prints[k->nprints++] = (PrintfRec){ w->cta->linear, w->id, lane, w->nprintf[lane], copy };
+    keep(k, (PrintfRec){ w->cta->linear, w->id, lane, w->nprintf[lane], copy });
+}
+
+void printf_adopt(Kernel *k, Kernel *from)
+{
+    for (int i = 0; i < from->nprints; i++) keep(k, from->prints[i]);
+    free(from->prints);
+    from->prints = NULL;
+    from->nprints = from->capprints = 0;
 }
 
 static int rec_cmp(const void *pa, const void *pb)

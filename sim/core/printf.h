@@ -41,6 +41,9 @@ int printf_format(const char *fmt, const PrintfArgs *a, char *out, size_t cap);
 /* Keep one lane's line (a copy of text) for the end of the launch. */
 void printf_keep(Kernel *k, const Warp *w, int lane, const char *text);
 
+/* Move from's lines into k (the host threads of a parallel launch each
+ * keep their own: sim/timing/gpu.c); printf_flush orders them. */
+void printf_adopt(Kernel *k, Kernel *from);
 /* Append the launch's lines to k->stats->printf_text in (block, warp,
  * lane's call, lane) order, then forget them. */
 void printf_flush(Kernel *k);

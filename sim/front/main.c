@@ -16,6 +16,7 @@
 #include "sim/front/report.h"
 #include "sim/front/run.h"
 #include "sim/front/sweep.h"
+#include "sim/timing/gpu.h"
 
 #ifndef GPUSIM_VERSION
 #define GPUSIM_VERSION "dev"
@@ -41,6 +42,7 @@ typedef struct Options {
     /* sweeps (docs/sweeps.md) */
     SweepArg *axes; int naxes;
     int jobs, no_time, emit_jobs, merge;
+    int threads;                         /* --threads: host threads per launch (0: the default) */
     long sweep_point;                    /* -1: not a job */
     const char *plot, *y;
     int plot_scale;                      /* --relative, --speedup */
@@ -62,6 +64,9 @@ static void usage(FILE *out)
           "  -o FILE               write the report to FILE instead of stdout\n"
           "      --max-cycles N    stop with a fault after N simulated cycles (watchdog)\n"
           "      --functional      run without the timing model (fast; counts only)\n"
+          "      --threads N       host threads to simulate one launch on (default: the\n"
+          "                        machine's cores, at most " GPU_MAX_THREADS_TEXT "); the report is the same,\n"
+          "                        bit for bit, for every N (docs/performance.md)\n"
           "      --check LIST      run-time checks, comma-separated: races (shared memory\n"
           "                        written by one warp and touched by another with no\n"
           "                        bar.sync between), global (races in global memory\n"
@@ -207,7 +212,8 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
                       /* the checks cost nothing in a functional run's terms: on there unless asked */
                       .checks = o->checks_set ? o->checks : o->functional ? CHECK_RACES | CHECK_UNINIT : 0,
                       /* the kernels' printf goes to stdout, as CUDA's, unless a JSON report goes there */
-                      .printf_out = !strcmp(o->format, "json") && !o->output ? stderr : stdout };
+                      .printf_out = !strcmp(o->format, "json") && !o->output ? stderr : stdout,
+                      .threads = o->threads ? o->threads : gpu_threads_default() };
     if (o->trace && o->functional)
         fprintf(stderr, "gpusim: note: --trace %s not written: a --functional run has no cycles to show "
                         "(drop --functional to trace the timing run)\n", o->trace);
@@ -303,7 +309,8 @@ static int run_sweep(char **argv, int pos, int npos, const Options *o)
     SweepSpec sp = { argv[0], (const char *const *)argv + pos, ncfg, (const char *const *)argv + pos + ncfg,
                      npos - ncfg, o->axes, o->naxes,
                      o->sets, o->nsets, o->defines, o->ndefines,
-                     { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace_opt = { .sm = -1 } },
+                     { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace_opt = { .sm = -1 },
+                       .threads = o->threads },
                      o->y, o->jobs, o->no_time };
     DiagList dl = { 0 };
     Sweep *s = sweep_new(&sp, &dl);
@@ -355,7 +362,7 @@ enum { NOT_MINE = -1000 };
 enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION,
        OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY, OPT_TRACE, OPT_TRACE_CYCLES, OPT_TRACE_SM, OPT_TRACE_WARPS,
        OPT_STEP, OPT_STEP_SM, OPT_STEP_WARP, OPT_SWEEP, OPT_NO_TIME, OPT_PLOT, OPT_Y, OPT_EMIT_JOBS,
-       OPT_SWEEP_POINT, OPT_MERGE, OPT_ZIP, OPT_RELATIVE, OPT_SPEEDUP, OPT_BASELINE, OPT_CHECK };
+       OPT_SWEEP_POINT, OPT_MERGE, OPT_ZIP, OPT_RELATIVE, OPT_SPEEDUP, OPT_BASELINE, OPT_CHECK, OPT_THREADS };
 
 static const struct option longopts[] = {
     { "set", required_argument, NULL, OPT_SET },
@@ -365,6 +372,7 @@ static const struct option longopts[] = {
     { "dump-config", no_argument, NULL, OPT_DUMP_CONFIG },
     { "doc", required_argument, NULL, OPT_DOC },
     { "functional", no_argument, NULL, OPT_FUNCTIONAL },
+    { "threads", required_argument, NULL, OPT_THREADS },
     { "check", required_argument, NULL, OPT_CHECK },
     { "occupancy", no_argument, NULL, OPT_OCCUPANCY },
     { "trace", required_argument, NULL, OPT_TRACE },
@@ -452,6 +460,14 @@ static int take_run_option(int c, Options *o)
         break;
     }
     case OPT_FUNCTIONAL: o->functional = 1; break;
+    case OPT_THREADS: {
+        char *end;
+        long n = strtol(optarg, &end, 10);
+        if (*end || n < 1 || n > GPU_MAX_THREADS)
+            return bad_usage("--threads takes a number from 1 to " GPU_MAX_THREADS_TEXT ", not '%s'", optarg);
+        o->threads = (int)n;
+        break;
+    }
     case OPT_CHECK: if (parse_checks(optarg, &o->checks)) return EXIT_USAGE; o->checks_set = 1; break;
     default: return NOT_MINE;
     }

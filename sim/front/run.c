@@ -108,7 +108,7 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
         faulted = o->functional
             ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, chk, &r->fault)
             : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace || stepper ? &obs : NULL, &step, &now,
-                             o->max_cycles, chk, &r->fault);
+                             o->max_cycles, chk, o->threads, &r->fault);
         r->per_launch[i] = (LaunchFigures){ st->cycles - before.cycles, st->inst - before.inst,
                                             st->thread_inst - before.thread_inst, st->ctas_launched - before.ctas };
         if (r->stats.printf_len && o->printf_out) {

@@ -28,6 +28,7 @@ typedef struct RunOptions {
     int step_sm, step_warp;
     int checks;              /* CHECK_* (sim/core/check.h); 0: none */
     FILE *printf_out;        /* the kernels' printf output after each launch, or NULL: dropped */
+    int threads;             /* host threads per timing launch (0 or 1: one); any count gives the same result */
 } RunOptions;
 
 /* What one launch added to the run's counters (the reports' per-launch

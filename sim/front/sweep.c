@@ -11,6 +11,7 @@
 #include "sim/base/stats.h"
 #include "sim/front/plot.h"
 #include "sim/front/report.h"
+#include "sim/timing/gpu.h"
 
 /* Guards against a typo like 1..100000000 eating the machine. */
 enum { MAX_AXES = 32, MAX_VALUES = 100000, MAX_POINTS = 1000000, MAX_MSG = 1000 };
@@ -633,6 +634,9 @@ int sweep_run(Sweep *s, FILE *out)
     fflush(out);
     pthread_mutex_init(&p.lock, NULL);
     int nthreads = s->spec.jobs < s->npoints ? s->spec.jobs : s->npoints;
+    /* points are the outer parallelism: each gets its share of the cores
+     * (points x threads per point never more than the cores) */
+    s->spec.run.threads = gpu_threads_share(s->spec.run.threads, nthreads, gpu_threads_default());
     pthread_t *th = calloc((size_t)nthreads, sizeof *th);
     int started = 0;
     /* this thread is worker 0; if a thread cannot start, fewer do the work */
@@ -651,6 +655,7 @@ int sweep_run_point(Sweep *s, int point, FILE *out)
     int n = s->table.ncols;
     char **row = calloc((size_t)n, sizeof *row);
     if (!row) return RUN_BAD_INPUT;
+    s->spec.run.threads = gpu_threads_share(s->spec.run.threads, 1, gpu_threads_default());   /* one job: the machine's */
     run_point(s, point, row);
     say_failed(s, point, row);
     SweepTable one = { n, 1, s->table.head, row, NULL };
@@ -713,6 +718,10 @@ void sweep_emit_jobs(const Sweep *s, FILE *out)
             shell_opt(out, "--max-cycles", buf);
         }
         if (sp->no_time) shell_opt(out, "--no-time", NULL);
+        if (sp->run.threads) {
+            snprintf(buf, sizeof buf, "%d", sp->run.threads);
+            shell_opt(out, "--threads", buf);
+        }
         for (int k = 0; k < sp->nsets; k++) shell_opt(out, "--set", sp->sets[k]);
         for (int k = 0; k < sp->ndefines; k++) {
             char d[512];

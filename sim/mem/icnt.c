@@ -28,6 +28,7 @@ struct Icnt {
     /* bit i: source (destination) i has packets queued, so that a step or
      * a look at the next event visits only those, in the same order */
     uint64_t *src_busy, *dst_busy;
+    int deferred;              /* icnt_set_deferred */
     IcntStats st;
 };
 
@@ -127,8 +128,15 @@ int icnt_push(Icnt *n, const IcntPacket *p)
     if (s->q.n == s->q.cap) return -1;
     ring_push(&s->q, p);
     s->flits += p->flits;
-    bit_set(n->src_busy, p->src);
+    if (!n->deferred) bit_set(n->src_busy, p->src);   /* else icnt_sync_src's: another thread may set a bit of the word */
     return 0;
+}
+
+void icnt_set_deferred(Icnt *n, int on) { n->deferred = on; }
+
+void icnt_sync_src(Icnt *n, int src)
+{
+    if (n->src[src].q.n) bit_set(n->src_busy, src);
 }
 
 /* Packet j of a source's queue leaves: the packets before it keep their order. */

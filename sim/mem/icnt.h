@@ -66,6 +66,12 @@ int icnt_src_flits(const Icnt *n, int src);
 uint64_t icnt_src_sent(const Icnt *n, int src);
 /* Append to p->src's queue; -1 if out of slots (see icnt_src_fits). */
 int icnt_push(Icnt *n, const IcntPacket *p);
+/* Deferred mode (parallel simulation: sources push from several host
+ * threads): icnt_push touches only its source's queue, and
+ * icnt_sync_src(src) then records that the source has packets, before the
+ * next icnt_step or icnt_next_event. */
+void icnt_set_deferred(Icnt *n, int on);
+void icnt_sync_src(Icnt *n, int src);
 /* Start the crossings of cycle now. */
 void icnt_step(Icnt *n, uint64_t now);
 /* Destination dst's oldest packet (arrived or still crossing), or NULL. */

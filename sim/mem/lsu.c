@@ -6,7 +6,7 @@
 
 /* Remember how far apart the first two active lanes' addresses were, so the
  * report can say why a line conflicts or does not coalesce. */
-static void note_stride(LineStats *ls, const MemAccess *a)
+static void note_stride(LineStats *ls, const MemAccess *a, uint64_t now)
 {
     if (ls->stride_seen) return;
     int first = -1;
@@ -16,6 +16,7 @@ static void note_stride(LineStats *ls, const MemAccess *a)
         ls->lane_stride = ((int64_t)a->addr[l] - (int64_t)a->addr[first]) / (l - first);
         ls->mem_bytes = a->bytes;
         ls->stride_seen = 1;
+        ls->stride_at = now;
         return;
     }
 }
@@ -65,7 +66,7 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
         if (line <= (uint32_t)st->nlines) {
             st->line[line].wavefronts += (uint64_t)w;
             st->line[line].bank_conflicts += (uint64_t)d.conflicts;
-            if (d.conflicts) note_stride(&st->line[line], a);
+            if (d.conflicts) note_stride(&st->line[line], a, st->now);
         }
         return cost;
     }
@@ -102,7 +103,7 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
         ls->requests += (uint64_t)co->requests;
         ls->sectors += (uint64_t)co->nsectors;
         ls->ideal_sectors += ideal;
-        if ((uint64_t)co->nsectors > ideal && a->space == SP_GLOBAL) note_stride(ls, a);
+        if ((uint64_t)co->nsectors > ideal && a->space == SP_GLOBAL) note_stride(ls, a, st->now);
     }
     return cost;
 }

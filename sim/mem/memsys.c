@@ -92,8 +92,14 @@ typedef struct SmPort {
      * (memsys_woken) or the tag stage frees; the refusals it skipped are
      * counted when it offers again, as if it had offered every cycle. */
     int sleep, sleep_why;    /* sleep_why: 0 the tag stage (until l1_free), else RETRY_* */
-    int listed;              /* in MemSys.sleepers */
+    int listed;              /* in MemSys.sleepers (2: to be added by memsys_sm_sync) */
     uint64_t sleep_since;    /* the cycle of the last refusal */
+    int posted;              /* its posted records in flight */
+    int sync;                /* deferred mode: it sent packets or fell asleep since memsys_sm_sync */
+    uint64_t kick;           /* deferred mode: the memory side has work from this cycle on (UINT64_MAX none) */
+    /* Deferred mode: its L1-side counters since memsys_sm_sync, which adds
+     * them to MemSys.st (written only by the thread running this SM). */
+    MemStats st;
 } SmPort;
 
 enum { RETRY_MSHR = 1, RETRY_ICNT, RETRY_RECORDS };
@@ -123,6 +129,14 @@ typedef struct AccLine {
 
 enum { MAX_LINES = COALESCE_MAX_LINES };
 
+/* The lines of the access memsys_access_co is working on: scratch of the
+ * calling host thread, so that SMs on other threads may access at once. */
+static _Thread_local struct {
+    AccLine line[MAX_LINES];
+    int nlines;
+    Coalesced co;
+} acc;
+
 struct MemSys {
     int nsms, slices, channels, warp_size, max_warps;
     int line_bytes, sector_bytes, ib;
@@ -137,7 +151,7 @@ struct MemSys {
     uint32_t b2s[CACHE_MAX_SECTORS];     /* burst -> sectors it carries */
     SmPort *sm;
     int *sleepers, nsleep;   /* SMs asleep on a remembered refusal */
-    int posted;              /* posted records in flight */
+    int deferred;            /* memsys_set_deferred: the SM side's shared effects wait for memsys_sm_sync */
     Slice *sl;
     Icnt *req, *rep;
     Dram *dram;
@@ -155,9 +169,6 @@ struct MemSys {
     MemStats st;
     uint64_t flush_bytes, flush_writes;
     CacheWaiter *woken;      /* cache_fill's answer: max(l1, l2.mshr_merge) entries */
-    AccLine line[MAX_LINES];
-    int nlines;
-    Coalesced co;
 };
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -405,6 +416,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
         p->cc = cache_create(&cc);
         bad = !p->l1 || !p->cc;
         p->rec_free = i * m->recs_per_sm;
+        p->kick = UINT64_MAX;
         for (int r = 0; r < m->recs_per_sm; r++) {
             Rec *x = &m->rec[i * m->recs_per_sm + r];
             x->sm = i;
@@ -483,17 +495,17 @@ static void add_line_sector(MemSys *m, uint64_t pa, int lane)
 {
     uint64_t la = pa / (uint64_t)m->line_bytes * (uint64_t)m->line_bytes;
     uint32_t bit = 1u << (pa % (uint64_t)m->line_bytes / (uint64_t)m->sector_bytes);
-    int j = m->nlines;
-    while (j > 0 && m->line[j - 1].addr > la) j--;
-    if (j > 0 && m->line[j - 1].addr == la) {
-        m->line[j - 1].mask |= bit;
-        m->line[j - 1].lanes |= 1u << lane;
+    int j = acc.nlines;
+    while (j > 0 && acc.line[j - 1].addr > la) j--;
+    if (j > 0 && acc.line[j - 1].addr == la) {
+        acc.line[j - 1].mask |= bit;
+        acc.line[j - 1].lanes |= 1u << lane;
         return;
     }
-    if (m->nlines == MAX_LINES) return;
-    memmove(&m->line[j + 1], &m->line[j], (size_t)(m->nlines - j) * sizeof m->line[0]);
-    m->line[j] = (AccLine){ la, bit, 1u << lane };
-    m->nlines++;
+    if (acc.nlines == MAX_LINES) return;
+    memmove(&acc.line[j + 1], &acc.line[j], (size_t)(acc.nlines - j) * sizeof acc.line[0]);
+    acc.line[j] = (AccLine){ la, bit, 1u << lane };
+    acc.nlines++;
 }
 
 /* Local memory as CUDA lays it out: 32-bit word w of the thread in lane l
@@ -506,7 +518,7 @@ static void gather_local(MemSys *m, int sm, int slot, const MemAccess *a, uint32
     uint64_t NW = (uint64_t)m->nsms * (uint64_t)m->max_warps, ws = (uint64_t)m->warp_size;
     int bytes = a->bytes ? a->bytes : 1;
     LaneMask act = a->mask & (m->warp_size >= 32 ? ~0u : (1u << m->warp_size) - 1u);
-    m->nlines = 0;
+    acc.nlines = 0;
     *bytes_req = (uint32_t)pop32(act) * (uint32_t)bytes;
     for (LaneMask lm = act; lm; lm &= lm - 1) {
         int l = __builtin_ctz(lm);
@@ -523,12 +535,12 @@ static void gather_local(MemSys *m, int sm, int slot, const MemAccess *a, uint32
 static void gather_global(MemSys *m, const MemAccess *a, const Coalesced *co, uint32_t *bytes_req)
 {
     if (!co) {
-        coalesce(a, m->line_bytes, m->sector_bytes, m->warp_size, &m->co);
-        co = &m->co;
+        coalesce(a, m->line_bytes, m->sector_bytes, m->warp_size, &acc.co);
+        co = &acc.co;
     }
-    m->nlines = co->nlines;
+    acc.nlines = co->nlines;
     for (int i = 0; i < co->nlines; i++)
-        m->line[i] = (AccLine){ co->line[i].addr, (uint32_t)co->line[i].sector_mask, co->line[i].lanes };
+        acc.line[i] = (AccLine){ co->line[i].addr, (uint32_t)co->line[i].sector_mask, co->line[i].lanes };
     *bytes_req = co->bytes_requested;
 }
 
@@ -585,11 +597,21 @@ static uint64_t refusal_gen(const MemSys *m, int sm, int why)
     return g + (P->gen_acc << 40);
 }
 
-static int refuse(MemSys *m, int why)
+/* Where the SM side counts: the memory system's counters, or in deferred
+ * mode the port's own until memsys_sm_sync. */
+static MemStats *sm_stats(MemSys *m, SmPort *P)
 {
-    if (why == RETRY_MSHR) m->st.retry_mshr++;
-    else if (why == RETRY_ICNT) m->st.retry_icnt++;
-    else m->st.retry_records++;
+    if (!m->deferred) return &m->st;
+    P->sync = 1;
+    return &P->st;
+}
+
+static int refuse(MemSys *m, SmPort *P, int why)
+{
+    MemStats *st = sm_stats(m, P);
+    if (why == RETRY_MSHR) st->retry_mshr++;
+    else if (why == RETRY_ICNT) st->retry_icnt++;
+    else st->retry_records++;
     return MEM_RETRY;
 }
 
@@ -601,7 +623,7 @@ static int remember(MemSys *m, int sm, int slot, uint32_t tag, uint64_t fp, int 
     P->ref_fp = fp;
     P->ref_gen = refusal_gen(m, sm, why);
     P->ref_why = why;
-    return refuse(m, why);
+    return refuse(m, P, why);
 }
 
 int memsys_access(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess *a, uint64_t now, uint64_t *done)
@@ -654,8 +676,8 @@ static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
 {
     SetUse sets;
     sets.n = 0;
-    for (int i = 0; i < m->nlines; i++) {
-        const AccLine *L = &m->line[i];
+    for (int i = 0; i < acc.nlines; i++) {
+        const AccLine *L = &acc.line[i];
         if (pl->atomic) { pl->packets++; pl->flits += data_flits(m, m->req, L->mask); pl->need_rec = 1; continue; }
         if (pl->load && !pl->cached_load) { pl->packets++; pl->flits += 1; pl->need_rec = 1; continue; }
         if (pl->load) {
@@ -698,32 +720,33 @@ static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
 }
 
 /* The coalescer's counters for an access that goes ahead. */
-static void count_access(MemSys *m, const AccPlan *pl, uint32_t bytes_req)
+static void count_access(MemSys *m, SmPort *P, const AccPlan *pl, uint32_t bytes_req)
 {
+    MemStats *st = sm_stats(m, P);
     uint32_t nsect = 0;
-    for (int i = 0; i < m->nlines; i++) nsect += (uint32_t)pop32(m->line[i].mask);
+    for (int i = 0; i < acc.nlines; i++) nsect += (uint32_t)pop32(acc.line[i].mask);
     if (pl->atomic) {
-        m->st.atom_requests++;
-        m->st.atom_sectors += nsect;
+        st->atom_requests++;
+        st->atom_sectors += nsect;
     } else if (pl->load) {
-        m->st.l1_requests_ld++;
-        m->st.l1_sectors_ld += nsect;
-        if (pl->local) { m->st.local_requests_ld++; m->st.local_sectors_ld += nsect; }
+        st->l1_requests_ld++;
+        st->l1_sectors_ld += nsect;
+        if (pl->local) { st->local_requests_ld++; st->local_sectors_ld += nsect; }
     } else {
-        m->st.l1_requests_st++;
-        m->st.l1_sectors_st += nsect;
-        if (pl->local) { m->st.local_requests_st++; m->st.local_sectors_st += nsect; }
+        st->l1_requests_st++;
+        st->l1_sectors_st += nsect;
+        if (pl->local) { st->local_requests_st++; st->local_sectors_st += nsect; }
     }
     if (!pl->atomic) {
-        m->st.bytes_requested += bytes_req;
-        m->st.bytes_moved += (uint64_t)nsect * (uint64_t)m->sector_bytes;
+        st->bytes_requested += bytes_req;
+        st->bytes_moved += (uint64_t)nsect * (uint64_t)m->sector_bytes;
     }
 }
 
 /* A victim the L1 gave up: written back if dirty. */
 static void write_back_victim(MemSys *m, int sm, const CacheResult *cr, uint64_t t)
 {
-    if (cr->evicted) m->st.l1_evictions++;
+    if (cr->evicted) sm_stats(m, &m->sm[sm])->l1_evictions++;
     if (cr->evicted && cr->victim_dirty)
         push_req(m, sm, PK_WRITE, cr->victim_addr, cr->victim_dirty, -1, data_flits(m, m->req, cr->victim_dirty), t + 1, 0);
 }
@@ -735,17 +758,18 @@ static void write_back_victim(MemSys *m, int sm, const CacheResult *cr, uint64_t
 static uint64_t issue_lines(MemSys *m, int sm, const MemAccess *a, const AccPlan *pl, int r, uint64_t now)
 {
     SmPort *P = &m->sm[sm];
+    MemStats *st = sm_stats(m, P);
     uint64_t hit_done = 0;
     int k = 0;
     for (int pass = 0; pass < (pl->cached_load ? 2 : 1); pass++)
-        for (int i = 0; i < m->nlines; i++) {
-            const AccLine *L = &m->line[i];
+        for (int i = 0; i < acc.nlines; i++) {
+            const AccLine *L = &acc.line[i];
             if (pl->cached_load && pl->present[i] != (pass == 0)) continue;
             uint64_t t = now + (uint64_t)k++;
             if (pl->atomic) {
                 m->rec[r].pending++;
                 int svc = atom_cycles(a, L->lanes);
-                m->st.atom_lane_ops += (uint64_t)pop32(L->lanes);
+                st->atom_lane_ops += (uint64_t)pop32(L->lanes);
                 push_req(m, sm, PK_ATOM, L->addr, L->mask, r, data_flits(m, m->req, L->mask), t + 1, svc);
             } else if (pl->load && !pl->cached_load) {
                 m->rec[r].pending++;
@@ -756,13 +780,13 @@ static uint64_t issue_lines(MemSys *m, int sm, const MemAccess *a, const AccPlan
                 /* Nsight's t-stage counts a tag hit: a sector already valid or
                  * already on its way (requested by an earlier access) hits;
                  * only the sectors this access makes the L1 fetch miss */
-                m->st.l1_sector_hits += (uint64_t)pop32(L->mask & ~cr.fetch);
-                m->st.l1_sector_misses += (uint64_t)pop32(cr.fetch);
+                st->l1_sector_hits += (uint64_t)pop32(L->mask & ~cr.fetch);
+                st->l1_sector_misses += (uint64_t)pop32(cr.fetch);
                 P->l1_hits += (uint64_t)pop32(L->mask & ~cr.fetch);
                 P->l1_misses += (uint64_t)pop32(cr.fetch);
                 if (o == CACHE_HIT) { hit_done = max64(hit_done, t + (uint64_t)m->l1_hit); continue; }
                 m->rec[r].pending++;
-                if (cr.merged) m->st.l1_mshr_merges++;
+                if (cr.merged) st->l1_mshr_merges++;
                 if (o == CACHE_HIT_PENDING) continue;
                 write_back_victim(m, sm, &cr, t);
                 push_req(m, sm, PK_READ, L->addr, cr.fetch, -1, 1, t + 1, 0);
@@ -797,19 +821,20 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
                      unsigned flags, uint64_t now, uint64_t *done)
 {
     SmPort *P = &m->sm[sm];
+    MemStats *st = sm_stats(m, P);
     if (P->sleep) {
         /* the refusals an SM offering every cycle would have had meanwhile */
         uint64_t skipped = now > P->sleep_since + 1 ? now - P->sleep_since - 1 : 0;
-        if (P->sleep_why == 0) m->st.retry_l1_busy += skipped;
-        else if (P->sleep_why == RETRY_MSHR) m->st.retry_mshr += skipped;
-        else if (P->sleep_why == RETRY_ICNT) m->st.retry_icnt += skipped;
-        else m->st.retry_records += skipped;
+        if (P->sleep_why == 0) st->retry_l1_busy += skipped;
+        else if (P->sleep_why == RETRY_MSHR) st->retry_mshr += skipped;
+        else if (P->sleep_why == RETRY_ICNT) st->retry_icnt += skipped;
+        else st->retry_records += skipped;
         P->sleep = 0;
     }
-    if (now < P->l1_free) { m->st.retry_l1_busy++; return MEM_RETRY; }
+    if (now < P->l1_free) { st->retry_l1_busy++; return MEM_RETRY; }
     uint64_t fp = fingerprint(a, flags);
     int same = P->ref_why && P->ref_slot == slot && P->ref_tag == tag && P->ref_fp == fp;
-    if (same && P->ref_gen == refusal_gen(m, sm, P->ref_why)) return refuse(m, P->ref_why);
+    if (same && P->ref_gen == refusal_gen(m, sm, P->ref_why)) return refuse(m, P, P->ref_why);
     if (same && P->plan_l1 == P->gen_l1 && P->plan_acc == P->gen_acc) {
         /* the dry run would plan what it planned: only the checks after it can change */
         int why = P->plan_why;
@@ -822,7 +847,7 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
     uint32_t bytes_req;
     if (pl.local) gather_local(m, sm, slot, a, &bytes_req);
     else gather_global(m, a, co, &bytes_req);
-    int n = m->nlines;
+    int n = acc.nlines;
     if (n == 0) { *done = now; return MEM_OK; }
 
     int why = plan_lines(m, P, &pl);
@@ -847,12 +872,15 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
         x->pending = 1;        /* held until every line is issued */
         x->done = 0;
         x->posted = (flags & MEMSYS_POSTED) != 0;
-        m->posted += x->posted;
+        P->posted += x->posted;
     }
-    count_access(m, &pl, bytes_req);
+    count_access(m, P, &pl, bytes_req);
     uint64_t hit_done = issue_lines(m, sm, a, &pl, r, now);
     P->l1_free = now + (uint64_t)n;
-    if (pl.packets) {
+    if (pl.packets && m->deferred) {
+        P->kick = min64(P->kick, now + 1);   /* memsys_sm_sync tells the memory side */
+        P->sync = 1;
+    } else if (pl.packets) {
         m->inner_next = min64(m->inner_next, now + 1);
         m->next = min64(m->next, m->inner_next);
     }
@@ -861,14 +889,19 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
     x->done = max64(x->done, hit_done);
     if (--x->pending == 0) {   /* every line hit after all (merges count as pending) */
         *done = x->done;
-        m->posted -= x->posted;
+        P->posted -= x->posted;
         rec_free(m, r);
         return MEM_OK;
     }
     return MEM_PENDING;
 }
 
-int memsys_posted_pending(const MemSys *m) { return m->posted; }
+int memsys_posted_pending(const MemSys *m)
+{
+    int n = 0;
+    for (int i = 0; i < m->nsms; i++) n += m->sm[i].posted;
+    return n;
+}
 
 uint64_t memsys_sm_ready(const MemSys *m, int sm) { return m->sm[sm].l1_free; }
 
@@ -881,7 +914,9 @@ int memsys_retry_sleep(MemSys *m, int sm, uint64_t now, uint64_t *when)
     } else if (P->ref_why && P->ref_gen == refusal_gen(m, sm, P->ref_why)) {
         *when = UINT64_MAX;
         P->sleep_why = P->ref_why;
-        if (!P->listed) { P->listed = 1; m->sleepers[m->nsleep++] = sm; }
+        if (P->listed) ;
+        else if (m->deferred) { P->listed = 2; P->sync = 1; }   /* listed by memsys_sm_sync, in SM order */
+        else { P->listed = 1; m->sleepers[m->nsleep++] = sm; }
     } else {
         return 0;
     }
@@ -923,9 +958,10 @@ uint64_t memsys_const_access(MemSys *m, int sm, const MemAccess *a, uint64_t now
     }
     int misses = 0;
     for (int i = 0; i < n; i++) misses += !cache_touch(m->sm[sm].cc, addr[i]);
-    m->st.const_requests++;
-    if (n > 1) m->st.const_serialized += (uint64_t)(n - 1);
-    m->st.const_misses += (uint64_t)misses;
+    MemStats *st = sm_stats(m, &m->sm[sm]);
+    st->const_requests++;
+    if (n > 1) st->const_serialized += (uint64_t)(n - 1);
+    st->const_misses += (uint64_t)misses;
     if (missed) *missed = misses > 0;
     return now + (uint64_t)m->cc_hit + (uint64_t)(n > 1 ? n - 1 : 0) + (uint64_t)misses * (uint64_t)m->const_penalty;
 }
@@ -1165,7 +1201,7 @@ int memsys_tick(MemSys *m, uint64_t now, MemDone *out, int max)
     while (k < max && m->heap_n && m->heap[0].at <= now) {
         Done d = heap_pop(m);
         Rec *x = &m->rec[d.rec];
-        if (x->posted) m->posted--;          /* nobody waits: the warp may be gone */
+        if (x->posted) m->sm[x->sm].posted--;   /* nobody waits: the warp may be gone */
         else out[k++] = (MemDone){ x->sm, x->slot, x->tag };
         rec_free(m, d.rec);
     }
@@ -1219,6 +1255,33 @@ const MemStats *memsys_stats(MemSys *m)
     /* elapsed DRAM clocks: those starting before core cycle last_now + 1 */
     m->st.dram_cycles = dram_from_core(dram_params(m->dram), m->last_now + 1) * (uint64_t)m->channels;
     return &m->st;
+}
+
+void memsys_set_deferred(MemSys *m, int on)
+{
+    m->deferred = on;
+    icnt_set_deferred(m->req, on);
+}
+
+void memsys_sm_sync(MemSys *m, int lo, int hi)
+{
+    for (int i = lo; i < hi; i++) {
+        SmPort *P = &m->sm[i];
+        if (!P->sync) continue;
+        P->sync = 0;
+        /* its counters: every field a uint64_t sum */
+        _Static_assert(sizeof(MemStats) % sizeof(uint64_t) == 0, "MemStats holds uint64_t counters only");
+        uint64_t *to = (uint64_t *)&m->st, *from = (uint64_t *)&P->st;
+        for (size_t w = 0; w < sizeof(MemStats) / sizeof(uint64_t); w++) to[w] += from[w];
+        memset(&P->st, 0, sizeof P->st);
+        icnt_sync_src(m->req, i);
+        if (P->listed == 2) { P->listed = 1; m->sleepers[m->nsleep++] = i; }
+        if (P->kick != UINT64_MAX) {
+            m->inner_next = min64(m->inner_next, P->kick);
+            m->next = min64(m->next, m->inner_next);
+            P->kick = UINT64_MAX;
+        }
+    }
 }
 
 int64_t memsys_l1_bytes(const MemSys *m)

@@ -185,6 +185,21 @@ int memsys_invalidate_l1(MemSys *m);
 
 const MemStats *memsys_stats(MemSys *m);   /* brings dram_cycles up to the last tick */
 
+/* Parallel simulation (sim/timing/gpu.c).  memsys_access_co, _ex,
+ * memsys_const_access and memsys_retry_sleep touch only the SM's own state
+ * (its L1, its crossbar port, its records, its counters) and the calling
+ * thread's scratch, so SMs on different host threads may call them at
+ * once, memsys_tick and the rest of the memory side not meanwhile.  What an
+ * access would tell the shared side (the crossbar port has packets, the
+ * memory side has work from the next cycle, the SM sleeps on a refusal)
+ * waits, in deferred mode, until memsys_sm_sync(lo, hi) hands it over for
+ * SMs lo..hi-1 in SM order, with the L1 counters the SMs kept meanwhile:
+ * the same state as without deferral, provided
+ * the caller syncs every SM before the next memsys_tick or
+ * memsys_next_event. */
+void memsys_set_deferred(MemSys *m, int on);
+void memsys_sm_sync(MemSys *m, int lo, int hi);
+
 /* Per-unit counters, read-only, for observers (the visual trace's memory
  * lanes): they cost nothing unless asked for.  A partition is a DRAM
  * channel and the L2 slices that own its lines (slice % dram.channels);

@@ -1,9 +1,15 @@
 /* gpu.c - see gpu.h. */
 #include "sim/timing/gpu.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "sim/core/exec.h"
+#include "sim/core/printf.h"
 #include "sim/timing/sm.h"
 
 enum { MAX_DONE = 256 };
@@ -33,9 +39,275 @@ static void deliver(MemSys *ms, Sm *sms, int *woken, Timing *t)
     for (int i = 0; i < n; i++) sm_wake_now(&sms[woken[i]], t->now);
 }
 
+/* ---- host threads ------------------------------------------------------------------
+ * A launch's SMs are split into contiguous ranges, one per lane; lane 0 runs
+ * on the calling thread, each other lane on a thread of its own.  A cycle
+ * is three phases: the calling thread dispatches blocks and runs the memory
+ * side (deliver); every lane runs sm_cycle for its SMs; the calling thread
+ * replays the lanes' held global accesses and hands the SMs' crossbar
+ * packets and sleeps to the memory side, lane by lane, so in SM order.  In
+ * the SM phase an SM touches only its own state, its lane's counters,
+ * kernel copy and log, and its own part of the memory system (memsys.h), so
+ * the result is the one-lane result, bit for bit. */
+typedef struct Pool Pool;
+
+typedef struct Lane {
+    Timing t;                /* lane 0: the launch's; others a copy with k and st their own */
+    Kernel k;                /* lanes > 0: a shallow copy of the launch's (their own fault, printf lines) */
+    Stats st;                /* lanes > 0: their own counters (the per-SM array is the launch's) */
+    DeferLog log;            /* global accesses held back this cycle (kernel.h) */
+    Sm *sms;
+    int lo, hi;              /* its SMs */
+    uint64_t next;           /* what the SM phase found: earliest wake, */
+    int busy, faulted;       /* any SM busy, an SM faulted (the lane stopped there) */
+    uint64_t step_last;      /* --step (lane 0 of a one-lane run) */
+    Pool *pool;
+    pthread_t th;
+    int started;
+} Lane;
+
+/* The calling thread starts a phase by moving `go` on and waits until
+ * `done` counts the other lanes.  A waiter spins while the other side
+ * works (a phase takes microseconds), then sleeps on the condition
+ * variable: after 200 us when every thread has a core of its own, after
+ * 2 us when there are more threads than cores (the thread it waits for may
+ * need this core). */
+struct Pool {
+    Lane *lane;
+    int n;
+    _Atomic uint64_t go;     /* SM phases started */
+    _Atomic int done;        /* lanes > 0 done with the current one */
+    _Atomic int quit;
+    _Atomic int sleeping;    /* threads asleep (or about to be) on cv */
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    int sync_ok;             /* lock and cv initialised */
+    double spin_s;           /* how long a waiter spins before it sleeps */
+};
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static int go_ready(Pool *pl, uint64_t old);
+static int done_ready(Pool *pl, uint64_t n);
+
+/* Spin until ready, then sleep until it is. */
+static void sleep_until(Pool *pl, int (*ready)(Pool *, uint64_t), uint64_t arg)
+{
+    double until = 0;
+    for (int i = 0;; i++) {
+        if (ready(pl, arg)) return;
+        cpu_relax();
+        if ((i & 63) != 63) continue;
+        double now = seconds();
+        if (!until) until = now + pl->spin_s;
+        else if (now > until) break;
+    }
+    pthread_mutex_lock(&pl->lock);
+    atomic_fetch_add(&pl->sleeping, 1);
+    while (!ready(pl, arg)) pthread_cond_wait(&pl->cv, &pl->lock);
+    atomic_fetch_sub(&pl->sleeping, 1);
+    pthread_mutex_unlock(&pl->lock);
+}
+
+/* After changing go or done: wake whoever sleeps (their check and our
+ * change are ordered by the seq_cst operations on sleeping and go/done). */
+static void wake_sleepers(Pool *pl)
+{
+    if (!atomic_load(&pl->sleeping)) return;
+    pthread_mutex_lock(&pl->lock);
+    pthread_cond_broadcast(&pl->cv);
+    pthread_mutex_unlock(&pl->lock);
+}
+
+/* What a lane waits for: the next phase (go moved on from old), or the
+ * calling thread: every other lane done (done reached n). */
+static int go_ready(Pool *pl, uint64_t old) { return atomic_load(&pl->go) != old; }
+static int done_ready(Pool *pl, uint64_t n) { return atomic_load(&pl->done) == (int)n; }
+
+/* A lane's SM phase: sm_cycle for each of its SMs due this cycle. */
+static void run_lane(Lane *ln)
+{
+    Timing *t = &ln->t;
+    uint64_t next = SM_NEVER;
+    int busy = 0;
+    ln->faulted = 0;
+    for (int i = ln->lo; i < ln->hi; i++) {
+        Sm *sm = &ln->sms[i];
+        uint64_t before = sm->next_wake;
+        uint64_t w = sm_busy(sm) && t->now < before ? before : sm_cycle(sm, t);   /* nothing due yet */
+        if (t->faulted) { ln->faulted = 1; break; }
+        if (w < next) next = w;
+        busy |= sm_busy(sm);
+        if (t->step && (i == t->step->sm || t->step->all_sms) && sm_busy(sm) && t->now >= before) {
+            t->step->print(t->step->ctx, t, sm, t->now > ln->step_last + 1 ? t->now - ln->step_last - 1 : 0);
+            ln->step_last = t->now;
+        }
+    }
+    ln->next = next;
+    ln->busy = busy;
+}
+
+static void *lane_main(void *arg)
+{
+    Lane *ln = arg;
+    Pool *pl = ln->pool;
+    uint64_t seen = 0;
+    for (;;) {
+        sleep_until(pl, go_ready, seen);
+        seen = atomic_load(&pl->go);
+        if (atomic_load(&pl->quit)) break;
+        run_lane(ln);
+        atomic_fetch_add(&pl->done, 1);
+        wake_sleepers(pl);
+    }
+    return NULL;
+}
+
+/* Every lane's SM phase at cycle now; returns when all are done. */
+static void sm_phase(Pool *pl, uint64_t now)
+{
+    for (int i = 0; i < pl->n; i++) {
+        pl->lane[i].t.now = now;
+        pl->lane[i].st.now = now;
+    }
+    pl->lane[0].t.st->now = now;
+    if (pl->n > 1) {
+        atomic_store(&pl->done, 0);
+        atomic_fetch_add(&pl->go, 1);
+        wake_sleepers(pl);
+    }
+    run_lane(&pl->lane[0]);
+    if (pl->n > 1) sleep_until(pl, done_ready, (uint64_t)(pl->n - 1));
+}
+
+/* After the SM phase: the held global accesses in SM order, up to the
+ * first fault (as a one-lane run stops there), then the memory side's
+ * share.  Returns the faulting lane, or -1. */
+static int merge_phase(Pool *pl, Kernel *k, MemSys *ms)
+{
+    int faulted = -1;
+    for (int i = 0; i < pl->n && faulted < 0; i++) {
+        Lane *ln = &pl->lane[i];
+        for (int j = 0; j < ln->log.n; j++) exec_replay(k, &ln->log.e[j]);
+        ln->log.n = 0;
+        if (ln->faulted) faulted = i;
+    }
+    for (int i = 0; i < pl->n; i++) pl->lane[i].log.n = 0;
+    if (ms && pl->n > 1) memsys_sm_sync(ms, 0, pl->lane[pl->n - 1].hi);
+    return faulted;
+}
+
+static void pool_stop(Pool *pl)
+{
+    atomic_store(&pl->quit, 1);
+    atomic_fetch_add(&pl->go, 1);
+    if (pl->sync_ok) wake_sleepers(pl);
+    for (int i = 1; i < pl->n; i++)
+        if (pl->lane[i].started) pthread_join(pl->lane[i].th, NULL);
+    if (pl->sync_ok) {
+        pthread_mutex_destroy(&pl->lock);
+        pthread_cond_destroy(&pl->cv);
+    }
+}
+
+/* Lanes for a launch: n of them over nsms SMs, lane 0 the launch's own
+ * Timing t.  Deferred global memory whenever the run can be split (no
+ * observer, stepper or checks: those see each access as it issues), so
+ * every lane count gives the same order.  0 ok, -1 out of memory. */
+static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms, int defer)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->lane = calloc((size_t)n, sizeof *pl->lane);
+    if (!pl->lane) return -1;
+    pl->n = n;
+    for (int i = 0; i < n; i++) {
+        Lane *ln = &pl->lane[i];
+        ln->pool = pl;
+        ln->sms = sms;
+        ln->lo = (int)((int64_t)nsms * i / n);
+        ln->hi = (int)((int64_t)nsms * (i + 1) / n);
+        ln->step_last = t->now ? t->now - 1 : 0;
+        ln->t = *t;
+        if (i == 0) continue;
+        ln->k = *t->k;
+        ln->k.prints = NULL;
+        ln->k.nprints = ln->k.capprints = 0;
+        memset(&ln->k.fault, 0, sizeof ln->k.fault);
+        if (stats_init(&ln->st, t->st->nlines, 0)) { stats_free(&ln->st); return -1; }
+        free(ln->st.sm);
+        ln->st.sm = t->st->sm;          /* each SM's counters are written by its lane only */
+        ln->st.nsms = t->st->nsms;
+        ln->k.stats = &ln->st;
+        ln->t.k = &ln->k;
+        ln->t.st = &ln->st;
+    }
+    if (defer) {
+        t->k->defer = &pl->lane[0].log;
+        for (int i = 1; i < n; i++) pl->lane[i].k.defer = &pl->lane[i].log;
+    }
+    if (ms && n > 1) memsys_set_deferred(ms, 1);
+    if (n > 1) {
+        if (pthread_mutex_init(&pl->lock, NULL)) return -1;
+        if (pthread_cond_init(&pl->cv, NULL)) { pthread_mutex_destroy(&pl->lock); return -1; }
+        pl->sync_ok = 1;
+        pl->spin_s = n <= gpu_threads_default() ? 200e-6 : 2e-6;
+    }
+    for (int i = 1; i < n; i++) {
+        if (pthread_create(&pl->lane[i].th, NULL, lane_main, &pl->lane[i])) return -1;
+        pl->lane[i].started = 1;
+    }
+    return 0;
+}
+
+/* End of the launch: the threads stop, the lanes' counters and printf
+ * lines join the launch's (in lane order). */
+static void pool_end(Pool *pl, Timing *t, MemSys *ms)
+{
+    if (!pl->lane) return;
+    pool_stop(pl);
+    if (ms && pl->n > 1) memsys_set_deferred(ms, 0);
+    t->k->defer = NULL;
+    for (int i = 0; i < pl->n; i++) {
+        Lane *ln = &pl->lane[i];
+        free(ln->log.e);
+        if (i == 0) continue;
+        if (ln->st.line) stats_merge(t->st, &ln->st);
+        printf_adopt(t->k, &ln->k);
+        ln->st.sm = NULL;
+        stats_free(&ln->st);
+    }
+    free(pl->lane);
+    pl->lane = NULL;
+}
+
+int gpu_threads_default(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > GPU_MAX_THREADS ? GPU_MAX_THREADS : (int)n;
+}
+
+int gpu_threads_share(int requested, int jobs, int cores)
+{
+    int fair = cores / (jobs < 1 ? 1 : jobs);
+    int n = requested > 0 && requested < fair ? requested : fair;
+    return n < 1 ? 1 : n;
+}
+
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
                    const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles,
-                   struct Checker *chk, Fault *fault)
+                   struct Checker *chk, int threads, Fault *fault)
 {
     Kernel k;
     Timing t;
@@ -72,10 +344,18 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     t.deps = deps;
     for (int i = 0; i < nsms && rc == 0; i++) rc = sm_init(&sms[i], i, cfg);
 
+    /* host threads: one lane per thread, none without SMs; one with an
+     * observer, the stepper or the checks, which see every access as it
+     * issues (and so keep global memory at issue too) */
+    int plain = !obs && !t.step && !chk;
+    int nlanes = plain ? (threads < 1 ? 1 : threads > nsms ? nsms : threads) : 1;
+    Pool pool = { 0 };
+    if (rc == 0 && pool_start(&pool, nlanes, sms, nsms, &t, ms, plain)) rc = -1;
+
     uint64_t start = *nowp, first = t.now, next_block = 0;
     int rr = 0;   /* the SM the dispatcher tries first */
     uint64_t last_inst = st->ptx_inst, last_progress = t.now;
-    uint64_t step_last = t.now ? t.now - 1 : 0, next_sample = 0;
+    uint64_t next_sample = 0;
     while (rc == 0) {
         if (obs) sample(&t, ms, &next_sample, 0);
         /* dispatch: at most one block per SM per cycle, round robin: the
@@ -94,20 +374,16 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
                 }
         }
         if (ms) deliver(ms, sms, woken, &t);
+        sm_phase(&pool, t.now);
+        int bad = merge_phase(&pool, &k, ms);
+        if (bad > 0) k.fault = pool.lane[bad].k.fault;
+        if (bad >= 0) { rc = -1; break; }
         uint64_t next = SM_NEVER;
         int busy = 0;
-        for (int i = 0; i < nsms; i++) {
-            uint64_t before = sms[i].next_wake;
-            uint64_t w = sm_busy(&sms[i]) && t.now < before ? before : sm_cycle(&sms[i], &t);   /* nothing due yet */
-            if (t.faulted) { rc = -1; break; }
-            if (w < next) next = w;
-            busy |= sm_busy(&sms[i]);
-            if (t.step && (i == t.step->sm || t.step->all_sms) && sm_busy(&sms[i]) && t.now >= before) {
-                t.step->print(t.step->ctx, &t, &sms[i], t.now > step_last + 1 ? t.now - step_last - 1 : 0);
-                step_last = t.now;
-            }
+        for (int i = 0; i < pool.n; i++) {
+            if (pool.lane[i].next < next) next = pool.lane[i].next;
+            busy |= pool.lane[i].busy;
         }
-        if (rc) break;
         /* the launch is over when its SMs are idle and its posted reductions
          * have drained (they keep the memory system, not an SM, busy) */
         if (!busy && next_block >= k.nctas && !(ms && memsys_posted_pending(ms))) break;
@@ -122,7 +398,9 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         }
         t.now = next > t.now + 1 ? next : t.now + 1;
         /* the progress watchdog: a live lock issues nothing, forever */
-        if (st->ptx_inst != last_inst) { last_inst = st->ptx_inst; last_progress = t.now; }
+        uint64_t issued = st->ptx_inst;
+        for (int i = 1; i < pool.n; i++) issued += pool.lane[i].st.ptx_inst;
+        if (issued != last_inst) { last_inst = issued; last_progress = t.now; }
         else if (t.now - last_progress > NO_PROGRESS_CYCLES) {
             kernel_fault(&k, NULL, -1, FAULT_DEADLOCK, "deadlock: no warp issued an instruction for %llu cycles",
                          (unsigned long long)NO_PROGRESS_CYCLES);
@@ -136,6 +414,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
             break;
         }
     }
+    pool_end(&pool, &t, ms);
     for (int i = 0; i < nsms && sms; i++) {
         sm_flush(&sms[i], &t);
         sm_free(&sms[i]);

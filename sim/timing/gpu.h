@@ -37,10 +37,21 @@ typedef struct GpuStep {
 } GpuStep;
 
 /* obs: --trace's observer, or NULL; chk: the run-time checks
- * (sim/core/check.h), or NULL. */
+ * (sim/core/check.h), or NULL.  threads: host threads to spread the SMs
+ * over (capped at the SM count; 1 with obs, step or chk); the result is
+ * the same, bit for bit, for every count. */
 struct Checker;
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
                    const Observer *obs, const GpuStep *step, uint64_t *now, uint64_t max_cycles,
-                   struct Checker *chk, Fault *fault);
+                   struct Checker *chk, int threads, Fault *fault);
+
+/* --threads' default: the machine's online cores, at most GPU_MAX_THREADS. */
+#define GPU_MAX_THREADS 64
+#define GPU_MAX_THREADS_TEXT "64"
+int gpu_threads_default(void);
+/* Host threads for each of `jobs` runs side by side (a sweep's -j) on a
+ * machine of `cores`: requested (0: all the cores), but never so many that
+ * jobs x threads passes the cores; at least 1. */
+int gpu_threads_share(int requested, int jobs, int cores);
 
 #endif

@@ -1,0 +1,336 @@
+/* test_threads.c - issue 17: a launch spread over host threads (--threads N)
+ * gives the one-thread result, bit for bit.  Every kernel of kernels/ on
+ * every config of configs/ at 1, 2 and 3 threads: the JSON report, the
+ * printf output and every buffer must be identical.  Then the cases where
+ * the order of global memory effects shows (atomics returning old values,
+ * races, posted reductions, a fault in the middle of a cycle), the pieces
+ * the engine is made of (stats_merge, memsys' deferred mode, the share of
+ * cores a sweep point gets), and gpu_run_launch's lanes themselves. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm.h"
+#include "sim/base/config.h"
+#include "sim/front/report.h"
+#include "sim/front/run.h"
+#include "sim/mem/memsys.h"
+#include "sim/timing/gpu.h"
+
+enum { MAX_FILES = 64 };
+
+typedef struct Outcome {
+    int rc;
+    char *json;              /* report_json (or report_fault when it faulted) */
+    char *printf_text;
+    Memory mem;              /* the buffers, taken from the run */
+} Outcome;
+
+static char *kernels[MAX_FILES], *configs[MAX_FILES];
+static int nkernels, nconfigs;
+static int max_threads = 3;      /* each file runs at 1 .. max_threads */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int list(const char *dir, const char *ext, char **out)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d) return 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < MAX_FILES) {
+        size_t len = strlen(de->d_name), el = strlen(ext);
+        if (len > el && !strcmp(de->d_name + len - el, ext)) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+            out[n++] = strdup(path);
+        }
+    }
+    closedir(d);
+    qsort(out, (size_t)n, sizeof out[0], cmp_str);
+    return n;
+}
+
+static int load_config(Config *c, const char *path)
+{
+    DiagList dl = { 0 };
+    config_defaults(c);
+    int rc = config_load_file(c, path, &dl) || config_validate(c, &dl);
+    if (rc) diag_print(&dl, stderr);
+    diag_free(&dl);
+    return rc;
+}
+
+static Program *assemble(const char *path)
+{
+    DiagList dl = { 0 };
+    AsmOptions o = { NULL, 0 };
+    Program *p = asm_assemble_file(path, &o, &dl);
+    if (!p) diag_print(&dl, stderr);
+    diag_free(&dl);
+    return p;
+}
+
+/* One timing run at `threads`: what a user sees of it. */
+static Outcome run_at(const Program *p, const Config *c, const char *cfg_path, int threads)
+{
+    Outcome o = { 0 };
+    DiagList dl = { 0 };
+    RunOptions ro = { .threads = threads };
+    Run r;
+    o.rc = run_program(&r, p, c, cfg_path, &ro, &dl);
+    if (o.rc == RUN_BAD_INPUT) diag_print(&dl, stderr);
+    diag_free(&dl);
+    size_t len = 0;
+    FILE *f = open_memstream(&o.json, &len);
+    if (o.rc == RUN_FAULT) report_fault(&r, f);
+    else if (o.rc != RUN_BAD_INPUT) report_json(&r, f);
+    fclose(f);
+    o.printf_text = r.stats.printf_text ? strndup(r.stats.printf_text, r.stats.printf_len) : strdup("");
+    o.mem = r.mem;                   /* keep the buffers: run_free must not free them */
+    memset(&r.mem, 0, sizeof r.mem);
+    run_free(&r);
+    return o;
+}
+
+static void outcome_free(Outcome *o)
+{
+    free(o->json);
+    free(o->printf_text);
+    mem_free(&o->mem);
+}
+
+static int same_memory(const Memory *a, const Memory *b)
+{
+    if (a->nregions != b->nregions) return 0;
+    for (int i = 0; i < a->nregions; i++)
+        if (a->regions[i].size != b->regions[i].size ||
+            memcmp(a->regions[i].data, b->regions[i].data, (size_t)a->regions[i].size))
+            return 0;
+    return 1;
+}
+
+/* The file at 1, 2 and 3 threads: identical reports, printf and memory.
+ * Returns the one-thread outcome's rc. */
+static int check_file(const char *kernel, const Config *c, const char *cfg_path)
+{
+    Program *p = assemble(kernel);
+    assert_non_null(p);
+    Outcome one = run_at(p, c, cfg_path, 1);
+    for (int n = 2; n <= max_threads; n++) {
+        Outcome o = run_at(p, c, cfg_path, n);
+        int same = o.rc == one.rc && !strcmp(o.json, one.json) && !strcmp(o.printf_text, one.printf_text) &&
+                   same_memory(&o.mem, &one.mem);
+        if (!same) print_error("%s on %s: %d threads differ from 1 (exit %d vs %d)\n", kernel, cfg_path, n, o.rc, one.rc);
+        assert_true(same);
+        outcome_free(&o);
+    }
+    int rc = one.rc;
+    outcome_free(&one);
+    program_free(p);
+    return rc;
+}
+
+/* Every kernel of kernels/ on one config. */
+static void test_config(void **state)
+{
+    const char *cfg_path = *state;
+    Config c;
+    assert_int_equal(load_config(&c, cfg_path), 0);
+    for (int i = 0; i < nkernels; i++) {
+        int rc = check_file(kernels[i], &c, cfg_path);
+        if (rc != RUN_OK) print_error("%s on %s: exit %d\n", kernels[i], cfg_path, rc);
+        assert_int_equal(rc, RUN_OK);
+    }
+}
+
+/* Files where the order of global memory effects within a cycle shows:
+ * atomics whose old values are kept, global races, posted reductions,
+ * printf, cp.async, relaunches with warm caches. */
+static void test_order_sensitive(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "tests/data/atom_conflict.s", "tests/data/atom_cost.s", "tests/data/race_global.s", "tests/data/race_lanes.s",
+        "tests/data/red_posted.s", "tests/data/printf_order.s", "tests/data/cp_async.s", "tests/data/globals.s",
+        "tests/data/l1_relaunch.s", "tests/data/l1_local_relaunch.s",
+    };
+    const char *cfgs[] = { "configs/hopper.ini", "configs/fermi.ini" };
+    for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
+        Config c;
+        assert_int_equal(load_config(&c, cfgs[k]), 0);
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) check_file(files[i], &c, cfgs[k]);
+    }
+}
+
+/* A fault in the middle of a cycle: every count names the same block,
+ * thread and pc, and memory holds what the SMs before it stored. */
+static void test_fault(void **state)
+{
+    (void)state;
+    Config c;
+    assert_int_equal(load_config(&c, "configs/hopper.ini"), 0);
+    assert_int_equal(check_file("tests/data/fault_oob.s", &c, "configs/hopper.ini"), RUN_FAULT);
+    Program *p = assemble("tests/data/fault_oob.s");
+    assert_non_null(p);
+    Outcome o = run_at(p, &c, "configs/hopper.ini", 3);
+    assert_non_null(strstr(o.json, "block (15,0,0), thread (43,0,0) (warp 1, lane 11)"));
+    outcome_free(&o);
+    program_free(p);
+}
+
+/* stats_merge on a hand-made pair: sums, the deeper SIMT stack, and the
+ * stride note of the earlier access. */
+static void test_stats_merge(void **state)
+{
+    (void)state;
+    Stats a, b;
+    assert_int_equal(stats_init(&a, 2, 1), 0);
+    assert_int_equal(stats_init(&b, 2, 1), 0);
+    a.inst = 5; b.inst = 7;
+    a.stall[STALL_WAIT] = 10; b.stall[STALL_WAIT] = 4;
+    a.requests[0][1] = 3; b.requests[0][1] = 1;
+    a.simt_max_depth = 4; b.simt_max_depth = 2;
+    a.line[1].inst = 2; b.line[1].inst = 9;
+    b.line[1].stride_seen = 1; b.line[1].lane_stride = 128; b.line[1].mem_bytes = 4; b.line[1].stride_at = 50;
+    a.line[2].stride_seen = 1; a.line[2].lane_stride = 4; a.line[2].stride_at = 80;
+    b.line[2].stride_seen = 1; b.line[2].lane_stride = 8; b.line[2].stride_at = 70;   /* earlier: wins */
+    stats_merge(&a, &b);
+    assert_int_equal(a.inst, 12);
+    assert_int_equal(a.stall[STALL_WAIT], 14);
+    assert_int_equal(a.requests[0][1], 4);
+    assert_int_equal(a.simt_max_depth, 4);
+    assert_int_equal(a.line[1].inst, 11);
+    assert_int_equal(a.line[1].stride_seen, 1);
+    assert_int_equal(a.line[1].lane_stride, 128);
+    assert_int_equal(a.line[1].mem_bytes, 4);
+    assert_int_equal(a.line[2].lane_stride, 8);
+    assert_int_equal(a.line[2].stride_at, 70);
+    /* a tie keeps into's: the caller merges lanes in SM order */
+    b.line[2].lane_stride = 16;
+    stats_merge(&a, &b);
+    assert_int_equal(a.line[2].lane_stride, 8);
+    assert_int_equal(a.inst, 19);
+    stats_free(&a);
+    stats_free(&b);
+}
+
+/* memsys in deferred mode: an access's packets reach the memory side only
+ * through memsys_sm_sync, and then exactly as without deferral. */
+static void test_memsys_deferred(void **state)
+{
+    (void)state;
+    Config c;
+    assert_int_equal(load_config(&c, "configs/fermi.ini"), 0);
+    MemSys *plain = memsys_create(&c, c.gpu.num_sms), *held = memsys_create(&c, c.gpu.num_sms);
+    assert_non_null(plain);
+    assert_non_null(held);
+    memsys_set_deferred(held, 1);
+    MemAccess a = { 0 };
+    a.space = SP_GLOBAL;
+    a.bytes = 4;
+    a.mask = 0xffffffffu;
+    for (int l = 0; l < 32; l++) a.addr[l] = 0x10000000ull + 4ull * (uint64_t)l;   /* one 128-byte line: a miss */
+    uint64_t d1 = 0, d2 = 0;
+    assert_int_equal(memsys_access(plain, 3, 0, 7, &a, 100, &d1), MEM_PENDING);
+    assert_int_equal(memsys_access(held, 3, 0, 7, &a, 100, &d2), MEM_PENDING);
+    assert_int_equal(memsys_next_event(plain), 101);
+    assert_int_equal(memsys_next_event(held), UINT64_MAX);   /* not told yet */
+    memsys_sm_sync(held, 0, c.gpu.num_sms);
+    assert_int_equal(memsys_next_event(held), 101);
+    /* from here both run alike: the same completion at the same cycle */
+    MemDone o1[4], o2[4];
+    uint64_t t1 = 0, t2 = 0;
+    for (uint64_t t = 101; t < 5000 && (!t1 || !t2); t++) {
+        if (!t1 && memsys_tick(plain, t, o1, 4)) t1 = t;
+        if (!t2 && memsys_tick(held, t, o2, 4)) t2 = t;
+    }
+    assert_true(t1 > 101);
+    assert_int_equal(t1, t2);
+    assert_int_equal(o1[0].sm, 3);
+    assert_int_equal(o2[0].tag, 7);
+    const MemStats *s1 = memsys_stats(plain);
+    uint64_t sectors = s1->l1_sectors_ld;
+    assert_int_equal(sectors, 4);
+    assert_int_equal(memsys_stats(held)->l1_sectors_ld, 4);
+    memsys_destroy(plain);
+    memsys_destroy(held);
+}
+
+/* A sweep's points times the threads of each never pass the cores. */
+static void test_threads_share(void **state)
+{
+    (void)state;
+    assert_int_equal(gpu_threads_share(0, 1, 2), 2);    /* one run: every core */
+    assert_int_equal(gpu_threads_share(4, 2, 2), 1);    /* -j 2 --threads 4 on 2 cores: 1 each */
+    assert_int_equal(gpu_threads_share(0, 3, 2), 1);    /* more points than cores: 1, never 0 */
+    assert_int_equal(gpu_threads_share(3, 2, 16), 3);   /* asked for fewer than the share */
+    assert_int_equal(gpu_threads_share(0, 2, 16), 8);
+    assert_int_equal(gpu_threads_share(1, 1, 8), 1);
+    assert_true(gpu_threads_default() >= 1 && gpu_threads_default() <= GPU_MAX_THREADS);
+}
+
+/* More threads than SMs: each lane gets at least one SM (tiny.ini). */
+static void test_more_threads_than_sms(void **state)
+{
+    (void)state;
+    Config c;
+    assert_int_equal(load_config(&c, "configs/tiny.ini"), 0);
+    Program *p = assemble("kernels/vecadd.s");
+    assert_non_null(p);
+    Outcome one = run_at(p, &c, "configs/tiny.ini", 1), many = run_at(p, &c, "configs/tiny.ini", GPU_MAX_THREADS);
+    assert_int_equal(many.rc, RUN_OK);
+    assert_string_equal(one.json, many.json);
+    assert_true(same_memory(&one.mem, &many.mem));
+    outcome_free(&one);
+    outcome_free(&many);
+    program_free(p);
+}
+
+/* Under AddressSanitizer (make test's second pass, several times slower)
+ * the full matrix of the first pass is not repeated: hopper.ini, the
+ * config with the most SMs, at 1 and 2 threads checks the memory safety of
+ * the lanes; the rest runs as in the first pass (GPUSIM_FULL=1 in the
+ * environment runs the whole matrix: about 2 minutes on 2 cores). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+int main(void)
+{
+    nkernels = list("kernels", ".s", kernels);
+    nconfigs = list("configs", ".ini", configs);
+    if (SANITIZED && !getenv("GPUSIM_FULL")) {
+        for (int i = 0; i < nconfigs; i++) free(configs[i]);
+        configs[0] = strdup("configs/hopper.ini");
+        nconfigs = 1;
+        max_threads = 2;
+    }
+    struct CMUnitTest tests[MAX_FILES + 8];
+    int n = 0;
+    for (int i = 0; i < nconfigs; i++) tests[n++] = (struct CMUnitTest){ configs[i], test_config, NULL, NULL, configs[i] };
+    tests[n++] = (struct CMUnitTest){ "order_sensitive", test_order_sensitive, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "fault", test_fault, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "stats_merge", test_stats_merge, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "memsys_deferred", test_memsys_deferred, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "threads_share", test_threads_share, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "more_threads_than_sms", test_more_threads_than_sms, NULL, NULL, NULL };
+    int rc = _cmocka_run_group_tests("threads", tests, (size_t)n, NULL, NULL);
+    for (int i = 0; i < nkernels; i++) free(kernels[i]);
+    for (int i = 0; i < nconfigs; i++) free(configs[i]);
+    return rc;
+}
