@@ -17,6 +17,7 @@
 #include "isa/asm.h"
 #include "sim/base/config.h"
 #include "sim/front/run.h"
+#include "sim/timing/gpu.h"
 
 enum { REPEATS = 3, MAX_DEFS = 4 };
 
@@ -62,12 +63,41 @@ static int parse_checks(int argc, char **argv)
     return f;
 }
 
+/* Run be REPEATS times at `threads`; returns the median host seconds and
+ * fills cycles, inst and (median run's) phase times. */
+static double timed(const Bench *be, const Program *p, const Config *cfg, int checks, int threads, uint64_t *cycles,
+                    uint64_t *inst, GpuHostTimes *phases, int *failed)
+{
+    double t[REPEATS];
+    GpuHostTimes ph[REPEATS];
+    DiagList dl = { 0 };
+    for (int r = 0; r < REPEATS; r++) {
+        Run run;
+        memset(&ph[r], 0, sizeof ph[r]);
+        RunOptions o = { .functional = be->functional, .checks = checks, .threads = threads, .host_times = &ph[r] };
+        double t0 = seconds();
+        int rc = run_program(&run, p, cfg, be->config, &o, &dl);
+        t[r] = seconds() - t0;
+        if (rc != RUN_OK) { *failed = 1; fprintf(stderr, "%s: exit %d\n", be->kernel, rc); }
+        *cycles = run.stats.cycles;
+        *inst = run.stats.inst;
+        run_free(&run);
+    }
+    diag_free(&dl);
+    double sorted[REPEATS];
+    memcpy(sorted, t, sizeof t);
+    qsort(sorted, REPEATS, sizeof sorted[0], cmp_double);
+    for (int r = 0; r < REPEATS; r++)
+        if (t[r] == sorted[REPEATS / 2]) *phases = ph[r];
+    return sorted[REPEATS / 2];
+}
+
 int main(int argc, char **argv)
 {
     int checks = parse_checks(argc, argv);
     if (checks) printf("run-time checks on: %s\n", argv[2]);
-    printf("%-24s %-28s %-22s %-10s %12s %12s %9s %14s %14s\n", "config", "kernel", "size", "mode", "cycles", "warp inst",
-           "host s", "warp inst/s", "cycles/s");
+    printf("%-20s %-22s %-18s %-10s %10s %11s %8s %12s %11s %8s %7s  %s\n", "config", "kernel", "size", "mode", "cycles",
+           "warp inst", "host s", "warp inst/s", "cycles/s", "2 thr s", "speedup", "1 thread: memory/SMs/merge/other");
     int failed = 0;
     for (size_t b = 0; b < sizeof benches / sizeof benches[0]; b++) {
         const Bench *be = &benches[b];
@@ -78,32 +108,31 @@ int main(int argc, char **argv)
         AsmOptions ao = { be->defs, be->ndefs };
         Program *p = asm_assemble_file(be->kernel, &ao, &dl);
         if (!p) { diag_print(&dl, stderr); return 2; }
-        double t[REPEATS];
         uint64_t cycles = 0, inst = 0;
-        for (int r = 0; r < REPEATS; r++) {
-            Run run;
-            RunOptions o = { .functional = be->functional, .checks = checks };
-            double t0 = seconds();
-            int rc = run_program(&run, p, &cfg, be->config, &o, &dl);
-            t[r] = seconds() - t0;
-            if (rc != RUN_OK) { failed = 1; fprintf(stderr, "%s: exit %d\n", be->kernel, rc); }
-            cycles = run.stats.cycles;
-            inst = run.stats.inst;
-            run_free(&run);
-        }
-        qsort(t, REPEATS, sizeof t[0], cmp_double);
-        double med = t[REPEATS / 2];
-        char size[64] = "";
+        GpuHostTimes ph = { 0 }, ph2 = { 0 };
+        double med = timed(be, p, &cfg, checks, 1, &cycles, &inst, &ph, &failed);
+        /* the same launch on 2 host threads (issue 17): identical output,
+         * less wall time; checks keep one thread, so they are not re-run */
+        double med2 = be->functional || checks ? 0 : timed(be, p, &cfg, checks, 2, &cycles, &inst, &ph2, &failed);
+        char size[64] = "", split[96] = "-";
         for (int i = 0; i < be->ndefs; i++)
             snprintf(size + strlen(size), sizeof size - strlen(size), "%s%s=%s", i ? " " : "", be->defs[i].name, be->defs[i].value);
+        double all = ph.memory + ph.sms + ph.merge + ph.other;
+        if (!be->functional && all > 0)
+            snprintf(split, sizeof split, "%.0f/%.0f/%.0f/%.0f%% of %.3f s, %.2f us/cycle", 100 * ph.memory / all,
+                     100 * ph.sms / all, 100 * ph.merge / all, 100 * ph.other / all, all,
+                     ph.visits ? 1e6 * all / (double)ph.visits : 0.0);
         const char *name = strrchr(be->kernel, '/') ? strrchr(be->kernel, '/') + 1 : be->kernel;
-        printf("%-24s %-28s %-22s %-10s %12llu %12llu %9.3f %14.0f %14.0f\n", be->config, name, size,
+        printf("%-20s %-22s %-18s %-10s %10llu %11llu %8.3f %12.0f %11.0f ", be->config, name, size,
                be->functional ? "functional" : "timing", (unsigned long long)cycles, (unsigned long long)inst, med,
                inst / med, be->functional ? 0.0 : cycles / med);
+        if (med2 > 0) printf("%8.3f %6.2fx  %s\n", med2, med / med2, split);
+        else printf("%8s %7s  %s\n", "-", "-", split);
         fflush(stdout);
         program_free(p);
         diag_free(&dl);
     }
-    printf("(host seconds: median of %d runs, including buffer setup and the host-reference check)\n", REPEATS);
+    printf("(host seconds: median of %d runs, including buffer setup and the host-reference check; 2 thr s: the same\n"
+           " with --threads 2; the split: where a one-thread run's cycle loop spent its time, docs/parallel.md)\n", REPEATS);
     return failed;
 }

@@ -48,6 +48,26 @@ static void test_exit_codes(void **s)
     expect("--functional -D N=2000 --max-cycles 5 configs/fermi.ini kernels/vecadd.s", 3, "watchdog");
 }
 
+/* --threads (issue 17): a bad count exits 2 naming the range; any count
+ * prints the same report, bit for bit, as one thread does. */
+static void test_threads(void **s)
+{
+    (void)s;
+    expect("--threads 0 configs/fermi.ini kernels/vecadd.s", 2, "--threads takes a number from 1 to 64, not '0'");
+    expect("--threads two configs/fermi.ini kernels/vecadd.s", 2, "--threads takes a number from 1 to 64");
+    expect("--help", 0, "--threads N       host threads to simulate one launch on");
+    char *one, *two, *three;
+    assert_int_equal(run("--threads 1 --format json configs/hopper.ini kernels/histogram.s --dump hist", &one), 0);
+    assert_int_equal(run("--threads 2 --format json configs/hopper.ini kernels/histogram.s --dump hist", &two), 0);
+    assert_int_equal(run("--threads 3 --format json configs/hopper.ini kernels/histogram.s --dump hist", &three), 0);
+    assert_non_null(strstr(one, "\"gpc__cycles_elapsed.max\""));
+    assert_string_equal(one, two);
+    assert_string_equal(one, three);
+    free(one);
+    free(two);
+    free(three);
+}
+
 /* The slips of a first session (issue 16): one line each, pointing at the fix. */
 static void test_newcomer_slips(void **s)
 {
@@ -229,6 +249,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_version),
         cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_newcomer_slips),
         cmocka_unit_test(test_trace_messages),
         cmocka_unit_test(test_defines_and_sets),

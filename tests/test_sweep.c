@@ -376,6 +376,16 @@ static void test_zip_configs_and_failures(void **state)
     assert_non_null(strstr(out, "--sweep sm.warp_size=8,32 --zip sm.max_warps=192,48 --sweep-point 3 configs/fermi.ini "
                                 "configs/volta.ini kernels/vecadd.s\n"));
     free(out);
+    /* --threads goes with each job; a local sweep's points share the cores (gpu_threads_share) */
+    assert_int_equal(gpusim("--emit-jobs --threads 2 --sweep sm.warp_size=8,32 configs/fermi.ini kernels/vecadd.s", 0, &out), 0);
+    assert_non_null(strstr(out, " --threads 2 --sweep sm.warp_size=8,32 --sweep-point 1 configs/fermi.ini kernels/vecadd.s\n"));
+    free(out);
+    char *a, *b;
+    assert_int_equal(gpusim("--no-time -j 2 --threads 3 --sweep gpu.num_sms=4,8 configs/hopper.ini kernels/vecadd.s", 0, &a), 0);
+    assert_int_equal(gpusim("--no-time -j 1 --threads 1 --sweep gpu.num_sms=4,8 configs/hopper.ini kernels/vecadd.s", 0, &b), 0);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
     /* a failing point: its row, a line on stderr, a gap in the plot */
     char svg[256], cmd[1024];
     path(svg, sizeof svg, "gaps.svg");

@@ -20,6 +20,8 @@
 #include "isa/asm.h"
 #include "sim/base/config.h"
 #include "sim/front/report.h"
+#include "sim/core/exec.h"
+#include "sim/core/warp.h"
 #include "sim/front/run.h"
 #include "sim/mem/memsys.h"
 #include "sim/timing/gpu.h"
@@ -186,6 +188,81 @@ static void test_fault(void **state)
     program_free(p);
 }
 
+/* The semantics every thread count shares, on one warp by hand: a global
+ * store or atomic waits in the log until exec_replay (the end of the
+ * cycle), a global load reads at issue. */
+static int reg_of(const Entry *e, const char *name)
+{
+    for (int i = 0; i < e->nregs; i++)
+        if (!strcmp(e->regs[i].name, name)) return i;
+    return -1;
+}
+
+static void test_held_stores(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer x .u32[1] zero\n"
+        ".launch k grid=(1) block=(32) args=(x)\n"
+        ".entry k(.param .u64 px)\n"
+        "{\n"
+        "    .reg .u32 %r<4>;\n"
+        "    .reg .u64 %rd<2>;\n"
+        "    ld.param.u64 %rd1, [px];\n"
+        "    st.global.u32 [%rd1], 42;\n"
+        "    ld.global.u32 %r1, [%rd1];\n"
+        "    atom.global.add.u32 %r2, [%rd1], 1;\n"
+        "    ld.global.u32 %r3, [%rd1];\n"
+        "    ret;\n"
+        "}\n";
+    DiagList dl = { 0 };
+    Program *p = asm_assemble("held.s", src, strlen(src), NULL, &dl);
+    if (!p) diag_print(&dl, stderr);
+    assert_non_null(p);
+    Memory mem;
+    Stats st;
+    assert_int_equal(mem_init(&mem, p), 0);
+    assert_int_equal(stats_init(&st, p->nlines, 1), 0);
+    Kernel k;
+    assert_int_equal(kernel_init(&k, p, 0, &mem, &st, 32, 1, 64), 0);
+    DeferLog log = { 0 };
+    k.defer = &log;
+    Cta c;
+    assert_int_equal(cta_init(&k, &c, 0, 0), 0);
+    Warp *w = &c.warps[0];
+    uint32_t *x = (uint32_t *)mem_region_of_buffer(&mem, 0)->data;
+    int r1 = reg_of(k.entry, "%r1"), r2 = reg_of(k.entry, "%r2"), r3 = reg_of(k.entry, "%r3");
+    assert_true(r1 >= 0 && r2 >= 0 && r3 >= 0);
+    ExecOut out;
+    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* ld.param */
+    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* st: held */
+    assert_int_equal(*x, 0);
+    assert_int_equal(log.n, 1);
+    assert_int_equal(log.e[0].lanes, 0xffffffffu);
+    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* ld, same cycle: the old value */
+    assert_int_equal(w->r[(size_t)r1 * 32 + 5], 0);
+    for (int i = 0; i < log.n; i++) exec_replay(&k, &log.e[i]);    /* end of the cycle */
+    log.n = 0;
+    assert_int_equal(*x, 42);
+    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* atom: held, %r2 not written */
+    assert_int_equal(*x, 42);
+    assert_int_equal(out.mem.is_atomic, 1);
+    for (int i = 0; i < log.n; i++) exec_replay(&k, &log.e[i]);
+    log.n = 0;
+    assert_int_equal(*x, 42 + 32);                                  /* lanes in order: lane l saw 42 + l */
+    assert_int_equal(w->r[(size_t)r2 * 32 + 0], 42);
+    assert_int_equal(w->r[(size_t)r2 * 32 + 31], 42 + 31);
+    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* the next cycle's load sees it */
+    assert_int_equal(w->r[(size_t)r3 * 32 + 7], 74);
+    free(log.e);
+    cta_free(&c);
+    kernel_free(&k);
+    stats_free(&st);
+    mem_free(&mem);
+    program_free(p);
+    diag_free(&dl);
+}
+
 /* stats_merge on a hand-made pair: sums, the deeper SIMT stack, and the
  * stride note of the earlier access. */
 static void test_stats_merge(void **state)
@@ -325,6 +402,7 @@ int main(void)
     for (int i = 0; i < nconfigs; i++) tests[n++] = (struct CMUnitTest){ configs[i], test_config, NULL, NULL, configs[i] };
     tests[n++] = (struct CMUnitTest){ "order_sensitive", test_order_sensitive, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "fault", test_fault, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "held_stores", test_held_stores, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "stats_merge", test_stats_merge, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "memsys_deferred", test_memsys_deferred, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "threads_share", test_threads_share, NULL, NULL, NULL };

@@ -68,7 +68,7 @@ typedef struct X {
     LaneMask full;               /* all ws lanes */
     int bits;                    /* of the instruction's type */
     TypeKind kind;
-    DeferLog *defer;             /* k->defer at issue, NULL at replay: global lanes wait for exec_replay */
+    DeferLog *defer;             /* k->defer for a store or atomic at issue, else NULL: global lanes wait for exec_replay */
 } X;
 
 static uint64_t sreg(const X *x, int s, int lane)
@@ -1452,8 +1452,11 @@ static void exec_set(const X *x, LaneMask m)
 int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
 {
     int known = in->type < T_COUNT;
+    /* global stores and atomics wait for the end of the cycle (k->defer);
+     * loads read at issue */
+    DeferLog *defer = in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ? k->defer : NULL;
     X x = { k, w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE,
-            k->defer };
+            defer };
     int ws = x.ws;
     x.full = ws == 32 ? 0xffffffffu : (1u << ws) - 1;
     out->has_mem = 0;
@@ -1557,7 +1560,8 @@ void exec_replay(Kernel *k, const Deferred *d)
         fesetround(fe_mode(in->rnd));
     }
     /* the lanes were checked at issue and address the same bytes now: the
-     * warp has issued nothing since, so its registers are as they were */
+     * warp has issued nothing since, so its registers are as they were
+     * (an atomic's destination is written here) */
     if (in->op == OP_ATOM || in->op == OP_RED) exec_atom(&x, d->lanes, &out);
     else exec_ldst(&x, d->lanes, &out);
     if (fenv_old >= 0) fesetround(fenv_old);

@@ -19,8 +19,8 @@ typedef struct ExecOut {
  * memory for the lanes in `exec`; fills out->mem.  0 ok, -1 fault. */
 int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask exec, ExecOut *out);
 
-/* Apply a global access held back at issue (k->defer, kernel.h): its
- * lanes' loads, stores or atomics, in ascending lane order. */
+/* Apply a global store or atomic held back at issue (k->defer, kernel.h):
+ * its lanes in ascending lane order. */
 void exec_replay(Kernel *k, const Deferred *d);
 
 /* A call of the built-in vprintf (CALL_VPRINTF, CUDA's printf): formats each

@@ -40,14 +40,15 @@ typedef struct Kernel Kernel;
 typedef struct Cta Cta;
 typedef struct Warp Warp;
 
-/* Global memory effects held back to the end of the cycle (the timing
- * engine, sim/timing/gpu.c): the global loads, stores and atomics that one
- * host thread's SMs issued in a cycle, in issue order, each with the lanes
- * whose addresses resolved to global memory (already checked: a replay
- * cannot fault).  gpu.c replays the threads' logs in SM order
- * (exec_replay), so global memory sees the order of a one-thread run
- * whatever the thread count.  Shared, local, constant and parameter
- * accesses happen at issue, as before. */
+/* Global memory writes held back to the end of the cycle (the timing
+ * engine, sim/timing/gpu.c): the global stores and atomics that one host
+ * thread's SMs issued in a cycle, in issue order, each with the lanes whose
+ * addresses resolved to global memory (already checked: a replay cannot
+ * fault).  gpu.c replays the threads' logs in SM order (exec_replay), so
+ * global memory sees the order of a one-thread run whatever the thread
+ * count, and a global load (at issue) sees memory as it was when the cycle
+ * began, whichever thread runs it.  Shared, local, constant and parameter
+ * accesses happen at issue. */
 typedef struct Deferred {
     Warp *w;
     const Instr *in;

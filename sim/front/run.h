@@ -16,6 +16,7 @@
 #include "sim/front/trace.h"
 #include "sim/mem/mem.h"
 #include "sim/mem/memsys.h"
+#include "sim/timing/gpu.h"
 #include "sim/timing/occupancy.h"
 
 typedef struct RunOptions {
@@ -29,6 +30,7 @@ typedef struct RunOptions {
     int checks;              /* CHECK_* (sim/core/check.h); 0: none */
     FILE *printf_out;        /* the kernels' printf output after each launch, or NULL: dropped */
     int threads;             /* host threads per timing launch (0 or 1: one); any count gives the same result */
+    GpuHostTimes *host_times;   /* where the host time went (make bench), or NULL */
 } RunOptions;
 
 /* What one launch added to the run's counters (the reports' per-launch

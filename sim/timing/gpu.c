@@ -61,6 +61,7 @@ typedef struct Lane {
     uint64_t next;           /* what the SM phase found: earliest wake, */
     int busy, faulted;       /* any SM busy, an SM faulted (the lane stopped there) */
     uint64_t step_last;      /* --step (lane 0 of a one-lane run) */
+    double spin_s;           /* how long this lane's thread spins before it sleeps */
     Pool *pool;
     pthread_t th;
     int started;
@@ -69,9 +70,10 @@ typedef struct Lane {
 /* The calling thread starts a phase by moving `go` on and waits until
  * `done` counts the other lanes.  A waiter spins while the other side
  * works (a phase takes microseconds), then sleeps on the condition
- * variable: after 200 us when every thread has a core of its own, after
- * 2 us when there are more threads than cores (the thread it waits for may
- * need this core). */
+ * variable.  How long it spins adapts, per lane: halved each time it had
+ * to sleep (the thread it waits for may be waiting for this core: more
+ * threads than free cores), lengthened each time the wait ended while it
+ * spun, between 1 and 200 us. */
 struct Pool {
     Lane *lane;
     int n;
@@ -82,7 +84,6 @@ struct Pool {
     pthread_mutex_t lock;
     pthread_cond_t cv;
     int sync_ok;             /* lock and cv initialised */
-    double spin_s;           /* how long a waiter spins before it sleeps */
 };
 
 static double seconds(void)
@@ -103,17 +104,22 @@ static int go_ready(Pool *pl, uint64_t old);
 static int done_ready(Pool *pl, uint64_t n);
 
 /* Spin until ready, then sleep until it is. */
-static void sleep_until(Pool *pl, int (*ready)(Pool *, uint64_t), uint64_t arg)
+static void sleep_until(Lane *ln, int (*ready)(Pool *, uint64_t), uint64_t arg)
 {
+    Pool *pl = ln->pool;
     double until = 0;
     for (int i = 0;; i++) {
-        if (ready(pl, arg)) return;
+        if (ready(pl, arg)) {
+            if (until && ln->spin_s < 200e-6) ln->spin_s *= 1.25;
+            return;
+        }
         cpu_relax();
         if ((i & 63) != 63) continue;
         double now = seconds();
-        if (!until) until = now + pl->spin_s;
+        if (!until) until = now + ln->spin_s;
         else if (now > until) break;
     }
+    if (ln->spin_s > 1e-6) ln->spin_s *= 0.5;
     pthread_mutex_lock(&pl->lock);
     atomic_fetch_add(&pl->sleeping, 1);
     while (!ready(pl, arg)) pthread_cond_wait(&pl->cv, &pl->lock);
@@ -165,7 +171,7 @@ static void *lane_main(void *arg)
     Pool *pl = ln->pool;
     uint64_t seen = 0;
     for (;;) {
-        sleep_until(pl, go_ready, seen);
+        sleep_until(ln, go_ready, seen);
         seen = atomic_load(&pl->go);
         if (atomic_load(&pl->quit)) break;
         run_lane(ln);
@@ -189,7 +195,7 @@ static void sm_phase(Pool *pl, uint64_t now)
         wake_sleepers(pl);
     }
     run_lane(&pl->lane[0]);
-    if (pl->n > 1) sleep_until(pl, done_ready, (uint64_t)(pl->n - 1));
+    if (pl->n > 1) sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n - 1));
 }
 
 /* After the SM phase: the held global accesses in SM order, up to the
@@ -239,6 +245,7 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
         ln->lo = (int)((int64_t)nsms * i / n);
         ln->hi = (int)((int64_t)nsms * (i + 1) / n);
         ln->step_last = t->now ? t->now - 1 : 0;
+        ln->spin_s = n <= gpu_threads_default() ? 200e-6 : 2e-6;
         ln->t = *t;
         if (i == 0) continue;
         ln->k = *t->k;
@@ -262,7 +269,6 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
         if (pthread_mutex_init(&pl->lock, NULL)) return -1;
         if (pthread_cond_init(&pl->cv, NULL)) { pthread_mutex_destroy(&pl->lock); return -1; }
         pl->sync_ok = 1;
-        pl->spin_s = n <= gpu_threads_default() ? 200e-6 : 2e-6;
     }
     for (int i = 1; i < n; i++) {
         if (pthread_create(&pl->lane[i].th, NULL, lane_main, &pl->lane[i])) return -1;
@@ -292,6 +298,14 @@ static void pool_end(Pool *pl, Timing *t, MemSys *ms)
     pl->lane = NULL;
 }
 
+/* Add the seconds since *mark to *to; *mark = now. */
+static void lap(double *mark, double *to)
+{
+    double now = seconds();
+    *to += now - *mark;
+    *mark = now;
+}
+
 int gpu_threads_default(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -307,7 +321,7 @@ int gpu_threads_share(int requested, int jobs, int cores)
 
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
                    const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles,
-                   struct Checker *chk, int threads, Fault *fault)
+                   struct Checker *chk, const GpuHost *host, Fault *fault)
 {
     Kernel k;
     Timing t;
@@ -348,7 +362,10 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
      * observer, the stepper or the checks, which see every access as it
      * issues (and so keep global memory at issue too) */
     int plain = !obs && !t.step && !chk;
+    int threads = host ? host->threads : 1;
+    GpuHostTimes *times = host ? host->times : NULL;
     int nlanes = plain ? (threads < 1 ? 1 : threads > nsms ? nsms : threads) : 1;
+    double mark = times ? seconds() : 0;
     Pool pool = { 0 };
     if (rc == 0 && pool_start(&pool, nlanes, sms, nsms, &t, ms, plain)) rc = -1;
 
@@ -374,8 +391,11 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
                 }
         }
         if (ms) deliver(ms, sms, woken, &t);
+        if (times) lap(&mark, &times->memory);
         sm_phase(&pool, t.now);
+        if (times) lap(&mark, &times->sms);
         int bad = merge_phase(&pool, &k, ms);
+        if (times) { lap(&mark, &times->merge); times->visits++; }
         if (bad > 0) k.fault = pool.lane[bad].k.fault;
         if (bad >= 0) { rc = -1; break; }
         uint64_t next = SM_NEVER;
@@ -407,6 +427,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
             rc = -1;
             break;
         }
+        if (times) lap(&mark, &times->other);
         if (max_cycles && t.now - start > max_cycles) {
             kernel_fault(&k, NULL, -1, FAULT_WATCHDOG, "watchdog: the launch ran past %llu cycles (raise --max-cycles)",
                          (unsigned long long)max_cycles);

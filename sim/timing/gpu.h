@@ -36,14 +36,31 @@ typedef struct GpuStep {
     int all_sms;
 } GpuStep;
 
+/* Where the host time of a launch went (docs/parallel.md's model, make
+ * bench): seconds in each phase of the cycle loop, added up. */
+typedef struct GpuHostTimes {
+    double memory;           /* dispatch and the memory side (deliver): the calling thread */
+    double sms;              /* the SM phase: every lane, until the last is done */
+    double merge;            /* held stores replayed, the SMs' share handed to the memory side */
+    double other;            /* the rest of the loop: next event, watchdog */
+    uint64_t visits;         /* cycles the loop visited */
+} GpuHostTimes;
+
+/* How the host runs a launch: threads to spread the SMs over (capped at
+ * the SM count; 1 with obs, step or chk; the result is the same, bit for
+ * bit, for every count), and where to add the host times (NULL: not
+ * measured). */
+typedef struct GpuHost {
+    int threads;
+    GpuHostTimes *times;
+} GpuHost;
+
 /* obs: --trace's observer, or NULL; chk: the run-time checks
- * (sim/core/check.h), or NULL.  threads: host threads to spread the SMs
- * over (capped at the SM count; 1 with obs, step or chk); the result is
- * the same, bit for bit, for every count. */
+ * (sim/core/check.h), or NULL; host: NULL for one thread. */
 struct Checker;
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
                    const Observer *obs, const GpuStep *step, uint64_t *now, uint64_t max_cycles,
-                   struct Checker *chk, int threads, Fault *fault);
+                   struct Checker *chk, const GpuHost *host, Fault *fault);
 
 /* --threads' default: the machine's online cores, at most GPU_MAX_THREADS. */
 #define GPU_MAX_THREADS 64
