@@ -36,6 +36,8 @@ static const Bench benches[] = {
     /* issue 17's hopper.ini targets: nvcc's PTX, big memory-bound launches */
     { "configs/hopper.ini", "tests/validation/nvcc/transpose_naive.s", { { "N", "2048" } }, 1, 0 },
     { "configs/hopper.ini", "tests/validation/nvcc/naive_mm.s", { { "M", "512" }, { "N", "512" }, { "K", "512" } }, 3, 0 },
+    /* a compute-bound hopper.ini launch: what 2 host threads give when the SMs dominate */
+    { "configs/hopper.ini", "tests/validation/nvcc/tiled_mm.s", { { "M", "512" }, { "N", "512" }, { "K", "512" } }, 3, 0 },
     { "configs/fermi.ini", "kernels/tiled_mm.s", { { "M", "512" }, { "N", "512" }, { "K", "512" } }, 3, 1 },
 };
 

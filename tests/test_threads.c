@@ -345,13 +345,45 @@ static void test_memsys_deferred(void **state)
 static void test_threads_share(void **state)
 {
     (void)state;
-    assert_int_equal(gpu_threads_share(0, 1, 2), 2);    /* one run: every core */
+    assert_int_equal(gpu_threads_share(0, 1, 2), -2);   /* one run, not asked: automatic, up to every core */
     assert_int_equal(gpu_threads_share(4, 2, 2), 1);    /* -j 2 --threads 4 on 2 cores: 1 each */
-    assert_int_equal(gpu_threads_share(0, 3, 2), 1);    /* more points than cores: 1, never 0 */
+    assert_int_equal(gpu_threads_share(0, 3, 2), -1);   /* more points than cores: 1, never 0 */
     assert_int_equal(gpu_threads_share(3, 2, 16), 3);   /* asked for fewer than the share */
-    assert_int_equal(gpu_threads_share(0, 2, 16), 8);
+    assert_int_equal(gpu_threads_share(0, 2, 16), -8);
     assert_int_equal(gpu_threads_share(1, 1, 8), 1);
     assert_true(gpu_threads_default() >= 1 && gpu_threads_default() <= GPU_MAX_THREADS);
+}
+
+/* How many host threads a launch gets: what was asked, at most one per SM;
+ * automatic (-N): up to N, at most one per 32 SMs; one with the checks. */
+static int lanes_for(const char *cfg_path, int threads, int checks)
+{
+    Config c;
+    assert_int_equal(load_config(&c, cfg_path), 0);
+    Program *p = assemble("kernels/vecadd.s");
+    assert_non_null(p);
+    GpuHostTimes times = { 0 };
+    RunOptions ro = { .threads = threads, .host_times = &times, .checks = checks };
+    DiagList dl = { 0 };
+    Run r;
+    assert_int_equal(run_program(&r, p, &c, cfg_path, &ro, &dl), RUN_OK);
+    assert_true(times.visits > 0);
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+    return times.lanes;
+}
+
+static void test_lane_count(void **state)
+{
+    (void)state;
+    assert_int_equal(lanes_for("configs/fermi.ini", 3, 0), 3);     /* asked: 3 of 15 SMs */
+    assert_int_equal(lanes_for("configs/fermi.ini", -4, 0), 1);    /* automatic: 15 / 32 SMs -> 1 */
+    assert_int_equal(lanes_for("configs/hopper.ini", -8, 0), 4);   /* 132 / 32 = 4 */
+    assert_int_equal(lanes_for("configs/hopper.ini", -2, 0), 2);
+    assert_int_equal(lanes_for("configs/hopper.ini", 200, 0), 132); /* at most one per SM */
+    assert_int_equal(lanes_for("configs/hopper.ini", 4, CHECK_RACES), 1);   /* the checks watch each issue */
+    assert_int_equal(lanes_for("configs/hopper.ini", 0, 0), 1);    /* the library's default */
 }
 
 /* More threads than SMs: each lane gets at least one SM (tiny.ini). */
@@ -407,6 +439,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest){ "memsys_deferred", test_memsys_deferred, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "threads_share", test_threads_share, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "more_threads_than_sms", test_more_threads_than_sms, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "lane_count", test_lane_count, NULL, NULL, NULL };
     int rc = _cmocka_run_group_tests("threads", tests, (size_t)n, NULL, NULL);
     for (int i = 0; i < nkernels; i++) free(kernels[i]);
     for (int i = 0; i < nconfigs; i++) free(configs[i]);

@@ -65,8 +65,8 @@ static void usage(FILE *out)
           "      --max-cycles N    stop with a fault after N simulated cycles (watchdog)\n"
           "      --functional      run without the timing model (fast; counts only)\n"
           "      --threads N       host threads to simulate one launch on (default: the\n"
-          "                        machine's cores, at most " GPU_MAX_THREADS_TEXT "); the report is the same,\n"
-          "                        bit for bit, for every N (docs/performance.md)\n"
+          "                        machine's cores, at most one per 32 SMs); the report is\n"
+          "                        the same, bit for bit, for every N (docs/parallel.md)\n"
           "      --check LIST      run-time checks, comma-separated: races (shared memory\n"
           "                        written by one warp and touched by another with no\n"
           "                        bar.sync between), global (races in global memory\n"
@@ -213,7 +213,7 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
                       .checks = o->checks_set ? o->checks : o->functional ? CHECK_RACES | CHECK_UNINIT : 0,
                       /* the kernels' printf goes to stdout, as CUDA's, unless a JSON report goes there */
                       .printf_out = !strcmp(o->format, "json") && !o->output ? stderr : stdout,
-                      .threads = o->threads ? o->threads : gpu_threads_default() };
+                      .threads = gpu_threads_share(o->threads, 1, gpu_threads_default()) };
     if (o->trace && o->functional)
         fprintf(stderr, "gpusim: note: --trace %s not written: a --functional run has no cycles to show "
                         "(drop --functional to trace the timing run)\n", o->trace);

@@ -29,7 +29,8 @@ typedef struct RunOptions {
     int step_sm, step_warp;
     int checks;              /* CHECK_* (sim/core/check.h); 0: none */
     FILE *printf_out;        /* the kernels' printf output after each launch, or NULL: dropped */
-    int threads;             /* host threads per timing launch (0 or 1: one); any count gives the same result */
+    int threads;             /* host threads per timing launch (0 or 1: one; -N: automatic up to N, GpuHost);
+                                any count gives the same result */
     GpuHostTimes *host_times;   /* where the host time went (make bench), or NULL */
 } RunOptions;
 

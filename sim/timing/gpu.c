@@ -70,10 +70,10 @@ typedef struct Lane {
 /* The calling thread starts a phase by moving `go` on and waits until
  * `done` counts the other lanes.  A waiter spins while the other side
  * works (a phase takes microseconds), then sleeps on the condition
- * variable.  How long it spins adapts, per lane: halved each time it had
- * to sleep (the thread it waits for may be waiting for this core: more
- * threads than free cores), lengthened each time the wait ended while it
- * spun, between 1 and 200 us. */
+ * variable.  How long it spins adapts, per lane, between 1 and 200 us: a
+ * wait that outlasted the spin but not by much (the other thread was
+ * running, only slower) doubles it; one that lasted far longer (the other
+ * thread had no core: more threads than free cores) halves it. */
 struct Pool {
     Lane *lane;
     int n;
@@ -107,24 +107,23 @@ static int done_ready(Pool *pl, uint64_t n);
 static void sleep_until(Lane *ln, int (*ready)(Pool *, uint64_t), uint64_t arg)
 {
     Pool *pl = ln->pool;
-    double until = 0;
+    double start = 0, until = 0;
     for (int i = 0;; i++) {
-        if (ready(pl, arg)) {
-            if (until && ln->spin_s < 200e-6) ln->spin_s *= 1.25;
-            return;
-        }
+        if (ready(pl, arg)) return;
         cpu_relax();
         if ((i & 63) != 63) continue;
         double now = seconds();
-        if (!until) until = now + ln->spin_s;
+        if (!until) { start = now; until = now + ln->spin_s; }
         else if (now > until) break;
     }
-    if (ln->spin_s > 1e-6) ln->spin_s *= 0.5;
     pthread_mutex_lock(&pl->lock);
     atomic_fetch_add(&pl->sleeping, 1);
     while (!ready(pl, arg)) pthread_cond_wait(&pl->cv, &pl->lock);
     atomic_fetch_sub(&pl->sleeping, 1);
     pthread_mutex_unlock(&pl->lock);
+    double waited = seconds() - start;
+    if (waited < 4 * ln->spin_s) ln->spin_s = ln->spin_s * 2 < 200e-6 ? ln->spin_s * 2 : 200e-6;
+    else if (ln->spin_s > 1e-6) ln->spin_s *= 0.5;
 }
 
 /* After changing go or done: wake whoever sleeps (their check and our
@@ -315,8 +314,9 @@ int gpu_threads_default(void)
 int gpu_threads_share(int requested, int jobs, int cores)
 {
     int fair = cores / (jobs < 1 ? 1 : jobs);
-    int n = requested > 0 && requested < fair ? requested : fair;
-    return n < 1 ? 1 : n;
+    if (fair < 1) fair = 1;
+    if (requested <= 0) return -fair;   /* not asked: automatic, up to the share */
+    return requested < fair ? requested : fair;
 }
 
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
@@ -364,8 +364,15 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     int plain = !obs && !t.step && !chk;
     int threads = host ? host->threads : 1;
     GpuHostTimes *times = host ? host->times : NULL;
+    if (threads < 0) {
+        /* up to -threads, but at least GPU_AUTO_SMS_PER_LANE SMs a lane: a
+         * cycle of few SMs is too short to pay for the handoffs */
+        int most = nsms / GPU_AUTO_SMS_PER_LANE;
+        threads = -threads < most ? -threads : most;
+    }
     int nlanes = plain ? (threads < 1 ? 1 : threads > nsms ? nsms : threads) : 1;
     double mark = times ? seconds() : 0;
+    if (times && nlanes > times->lanes) times->lanes = nlanes;
     Pool pool = { 0 };
     if (rc == 0 && pool_start(&pool, nlanes, sms, nsms, &t, ms, plain)) rc = -1;
 

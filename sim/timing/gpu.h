@@ -44,12 +44,15 @@ typedef struct GpuHostTimes {
     double merge;            /* held stores replayed, the SMs' share handed to the memory side */
     double other;            /* the rest of the loop: next event, watchdog */
     uint64_t visits;         /* cycles the loop visited */
+    int lanes;               /* the most host threads a launch ran on */
 } GpuHostTimes;
 
 /* How the host runs a launch: threads to spread the SMs over (capped at
  * the SM count; 1 with obs, step or chk; the result is the same, bit for
- * bit, for every count), and where to add the host times (NULL: not
- * measured). */
+ * bit, for every count; -N: automatic, up to N threads but no fewer than
+ * GPU_AUTO_SMS_PER_LANE SMs a thread), and where to add the host times
+ * (NULL: not measured). */
+#define GPU_AUTO_SMS_PER_LANE 32
 typedef struct GpuHost {
     int threads;
     GpuHostTimes *times;
@@ -67,8 +70,9 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
 #define GPU_MAX_THREADS_TEXT "64"
 int gpu_threads_default(void);
 /* Host threads for each of `jobs` runs side by side (a sweep's -j) on a
- * machine of `cores`: requested (0: all the cores), but never so many that
- * jobs x threads passes the cores; at least 1. */
+ * machine of `cores`: requested, but never so many that jobs x threads
+ * passes the cores, at least 1; requested 0: automatic up to that share
+ * (returned negative, as GpuHost.threads takes it). */
 int gpu_threads_share(int requested, int jobs, int cores);
 
 #endif
