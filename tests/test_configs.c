@@ -25,7 +25,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +33,7 @@
 #include "isa/disasm.h"
 #include "sim/base/config.h"
 #include "sim/front/run.h"
+#include "tests/list_dir.h"
 
 enum { MAX_FILES = 64, MAX_VARIANTS = 9, MAX_DEFS = 8 };
 
@@ -43,27 +43,6 @@ static char *kernels[MAX_FILES];
 static int nkernels;
 
 /* ---- helpers ------------------------------------------------------------------ */
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int list_dir(const char *dir, const char *suffix, char **out)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    size_t ls = strlen(suffix);
-    for (struct dirent *de; (de = readdir(d)) && n < MAX_FILES;) {
-        size_t len = strlen(de->d_name);
-        if (len > ls && !strcmp(de->d_name + len - ls, suffix)) {
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            out[n++] = strdup(path);
-        }
-    }
-    closedir(d);
-    qsort(out, (size_t)n, sizeof out[0], cmp_str);
-    return n;
-}
-
 static const char *config_path(const char *name)
 {
     for (int i = 0; i < nconfigs; i++) {
@@ -578,8 +557,8 @@ static void test_memory_warp_size_8(void **state)
 
 int main(void)
 {
-    nconfigs = list_dir("configs", ".ini", configs);
-    nkernels = list_dir("kernels", ".s", kernels);
+    nconfigs = list_dir("configs", ".ini", configs, MAX_FILES);
+    nkernels = list_dir("kernels", ".s", kernels, MAX_FILES);
     struct CMUnitTest tests[2 * MAX_FILES + 16];
     int n = 0;
     for (int i = 0; i < nconfigs; i++)

@@ -12,7 +12,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include "sim/front/run.h"
 #include "sim/mem/memsys.h"
 #include "sim/timing/gpu.h"
+#include "tests/list_dir.h"
 
 enum { MAX_FILES = 64 };
 
@@ -38,27 +38,6 @@ typedef struct Outcome {
 static char *kernels[MAX_FILES], *configs[MAX_FILES];
 static int nkernels, nconfigs;
 static int max_threads = 3;      /* each file runs at 1 .. max_threads */
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int list(const char *dir, const char *ext, char **out)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    if (!d) return 0;
-    struct dirent *de;
-    while ((de = readdir(d)) && n < MAX_FILES) {
-        size_t len = strlen(de->d_name), el = strlen(ext);
-        if (len > el && !strcmp(de->d_name + len - el, ext)) {
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            out[n++] = strdup(path);
-        }
-    }
-    closedir(d);
-    qsort(out, (size_t)n, sizeof out[0], cmp_str);
-    return n;
-}
 
 static int load_config(Config *c, const char *path)
 {
@@ -421,8 +400,8 @@ static void test_more_threads_than_sms(void **state)
 
 int main(void)
 {
-    nkernels = list("kernels", ".s", kernels);
-    nconfigs = list("configs", ".ini", configs);
+    nkernels = list_dir("kernels", ".s", kernels, MAX_FILES);
+    nconfigs = list_dir("configs", ".ini", configs, MAX_FILES);
     if (SANITIZED && !getenv("GPUSIM_FULL")) {
         for (int i = 0; i < nconfigs; i++) free(configs[i]);
         configs[0] = strdup("configs/hopper.ini");
