@@ -566,13 +566,13 @@ static void icnt_visits_busy_ports(void **state)
     Icnt *n = icnt_create(&p);
     assert_non_null(n);
     assert_int_equal(icnt_next_dst(n, 0), -1);
-    assert_int_equal(icnt_next_event(n), UINT64_MAX);
+    assert_int_equal(icnt_next_event(n, 0), UINT64_MAX);
     IcntPacket a = { .ready = 0, .src = 130, .dst = 70, .flits = 1 }, b = { .ready = 0, .src = 5, .dst = 2, .flits = 1 };
     assert_int_equal(icnt_push(n, &a), 0);
     assert_int_equal(icnt_push(n, &b), 0);
-    assert_int_equal(icnt_next_event(n), 0);
+    assert_int_equal(icnt_next_event(n, 0), 0);
     icnt_step(n, 0);
-    assert_int_equal(icnt_next_event(n), UINT64_MAX);     /* both sources empty */
+    assert_int_equal(icnt_next_event(n, 0), UINT64_MAX);     /* both sources empty */
     assert_int_equal(icnt_next_dst(n, 0), 2);
     assert_int_equal(icnt_next_dst(n, 3), 70);
     assert_int_equal(icnt_next_dst(n, 71), -1);
@@ -583,6 +583,14 @@ static void icnt_visits_busy_ports(void **state)
     icnt_pop(n, 70);
     assert_int_equal(icnt_next_dst(n, 0), -1);
     assert_int_equal(icnt_busy(n), 0);
+    /* next event with a floor: packets from 7 (ready 9) and 8 (ready 4);
+     * exact 4; a floor of 9 stops at source 7's 9, one of 3 finds 4 */
+    IcntPacket c = { .ready = 9, .src = 7, .dst = 1, .flits = 1 }, e = { .ready = 4, .src = 8, .dst = 3, .flits = 1 };
+    assert_int_equal(icnt_push(n, &c), 0);
+    assert_int_equal(icnt_push(n, &e), 0);
+    assert_int_equal(icnt_next_event(n, 0), 4);
+    assert_int_equal(icnt_next_event(n, 3), 4);
+    assert_int_equal(icnt_next_event(n, 9), 9);
     icnt_destroy(n);
 }
 

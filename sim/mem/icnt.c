@@ -202,7 +202,7 @@ void icnt_pop(Icnt *n, int dst)
 
 int icnt_next_dst(const Icnt *n, int from) { return from < 0 ? -1 : bit_next(n->dst_busy, from, n->p.ndst); }
 
-uint64_t icnt_next_event(const Icnt *n)
+uint64_t icnt_next_event(const Icnt *n, uint64_t floor)
 {
     uint64_t best = UINT64_MAX;
     for (int i = bit_next(n->src_busy, 0, n->p.nsrc); i >= 0; i = bit_next(n->src_busy, i + 1, n->p.nsrc)) {
@@ -215,6 +215,7 @@ uint64_t icnt_next_event(const Icnt *n)
             if (s->free_at > t) t = s->free_at;
             if (d->free_at > t) t = d->free_at;
             if (t < best) best = t;
+            if (best <= floor) return best;   /* nothing can be earlier than the caller's floor */
         }
     }
     return best;

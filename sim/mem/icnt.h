@@ -81,8 +81,10 @@ void icnt_pop(Icnt *n, int dst);
  * arrived (icnt_head not NULL), or -1: for visiting only those. */
 int icnt_next_dst(const Icnt *n, int from);
 /* Earliest cycle a crossing can start; UINT64_MAX if none (sources blocked
- * by a full destination wait for the consumer's pop). */
-uint64_t icnt_next_event(const Icnt *n);
+ * by a full destination wait for the consumer's pop).  It stops looking at
+ * the first cycle at or before floor it finds (the caller cannot act
+ * sooner than floor anyway): pass 0 for the exact earliest. */
+uint64_t icnt_next_event(const Icnt *n, uint64_t floor);
 int icnt_busy(const Icnt *n);
 const IcntStats *icnt_stats(const Icnt *n);
 

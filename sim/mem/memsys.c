@@ -1149,9 +1149,13 @@ static void step(MemSys *m, uint64_t t)
     icnt_step(m->req, t);
 }
 
-static uint64_t compute_inner_next(const MemSys *m)
+/* The next cycle after step t at which a unit can act (at least t + 1:
+ * anything at or before it counts as t + 1, so the crossbars' scans stop
+ * at the first such cycle). */
+static uint64_t compute_inner_next(const MemSys *m, uint64_t t)
 {
-    uint64_t n = min64(icnt_next_event(m->rep), icnt_next_event(m->req));
+    uint64_t n = icnt_next_event(m->rep, t + 1);
+    if (n > t + 1) n = min64(n, icnt_next_event(m->req, t + 1));
     n = min64(n, dram_next_event(m->dram));
     if (m->ctrl_n) n = min64(n, m->ctrl[m->ctrl_head].at);
     for (int i = icnt_next_dst(m->rep, 0); i >= 0; i = icnt_next_dst(m->rep, i + 1))
@@ -1194,7 +1198,7 @@ int memsys_tick(MemSys *m, uint64_t now, MemDone *out, int max)
         uint64_t t = m->inner_next;
         step(m, t);
         stepped = 1;
-        uint64_t n = compute_inner_next(m);
+        uint64_t n = compute_inner_next(m, t);
         m->inner_next = n > t ? n : t + 1;   /* every unit's output is ready the next cycle */
     }
     int k = 0;
