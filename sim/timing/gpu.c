@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,20 +24,6 @@ static void sample(const Timing *t, MemSys *ms, uint64_t *next_sample, int last)
     o->sample(o->ctx, t->now, t->st->inst, ms ? memsys_stats(ms) : NULL, t->st, ms, last);
     uint64_t every = o->sample_every ? o->sample_every : 1;
     *next_sample = (t->now / every + 1) * every;
-}
-
-/* Hand the hierarchy's completions at `now` to their SMs. */
-static void deliver(MemSys *ms, Sm *sms, int *woken, Timing *t)
-{
-    MemDone done[MAX_DONE];
-    int n;
-    do {
-        n = memsys_tick(ms, t->now, done, MAX_DONE);
-        for (int i = 0; i < n; i++) sm_mem_complete(&sms[done[i].sm], t, done[i].slot, done[i].tag, t->now);
-    } while (n == MAX_DONE);
-    /* SMs asleep on a refused access whose refusal has lifted */
-    n = memsys_woken(ms, woken);
-    for (int i = 0; i < n; i++) sm_wake_now(&sms[woken[i]], t->now);
 }
 
 /* ---- host threads ------------------------------------------------------------------
@@ -65,6 +52,13 @@ typedef struct Lane {
     Pool *pool;
     pthread_t th;
     int started;
+    /* What the memory side answered its SMs this cycle, for the lane to
+     * hand them at the start of its SM phase (its SMs' state stays with
+     * its thread): completions in the memory side's order, and SMs whose
+     * refused access may now go through. */
+    MemDone *inbox;
+    int ninbox, capinbox;
+    int *wake, nwake;
 } Lane;
 
 /* The calling thread starts a phase by moving `go` on and waits until
@@ -77,6 +71,7 @@ typedef struct Lane {
 struct Pool {
     Lane *lane;
     int n;
+    int *lane_of;            /* per SM: its lane */
     _Atomic uint64_t go;     /* SM phases started */
     _Atomic int done;        /* lanes > 0 done with the current one */
     _Atomic int quit;
@@ -141,13 +136,20 @@ static void wake_sleepers(Pool *pl)
 static int go_ready(Pool *pl, uint64_t old) { return atomic_load(&pl->go) != old; }
 static int done_ready(Pool *pl, uint64_t n) { return atomic_load(&pl->done) == (int)n; }
 
-/* A lane's SM phase: sm_cycle for each of its SMs due this cycle. */
+/* A lane's SM phase: the memory side's answers to its SMs, then sm_cycle
+ * for each of its SMs due this cycle. */
 static void run_lane(Lane *ln)
 {
     Timing *t = &ln->t;
     uint64_t next = SM_NEVER;
     int busy = 0;
     ln->faulted = 0;
+    for (int i = 0; i < ln->ninbox; i++) {
+        const MemDone *d = &ln->inbox[i];
+        sm_mem_complete(&ln->sms[d->sm], t, d->slot, d->tag, t->now);
+    }
+    for (int i = 0; i < ln->nwake; i++) sm_wake_now(&ln->sms[ln->wake[i]], t->now);
+    ln->ninbox = ln->nwake = 0;
     for (int i = ln->lo; i < ln->hi; i++) {
         Sm *sm = &ln->sms[i];
         uint64_t before = sm->next_wake;
@@ -197,6 +199,37 @@ static void sm_phase(Pool *pl, uint64_t now)
     if (pl->n > 1) sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n - 1));
 }
 
+/* Hand the hierarchy's completions at `now` to their SMs: at once with one
+ * lane, else to the lanes' inboxes (run_lane hands them on, before any of
+ * their SMs' cycles, as here). */
+static void deliver(MemSys *ms, Sm *sms, int *woken, Timing *t, Pool *pl)
+{
+    MemDone done[MAX_DONE];
+    int n;
+    do {
+        n = memsys_tick(ms, t->now, done, MAX_DONE);
+        for (int i = 0; i < n; i++) {
+            if (pl->n == 1) { sm_mem_complete(&sms[done[i].sm], t, done[i].slot, done[i].tag, t->now); continue; }
+            Lane *ln = &pl->lane[pl->lane_of[done[i].sm]];
+            if (ln->ninbox == ln->capinbox) {
+                int cap = ln->capinbox ? 2 * ln->capinbox : 256;
+                MemDone *b = realloc(ln->inbox, (size_t)cap * sizeof *b);
+                if (!b) { fputs("gpusim: out of memory\n", stderr); exit(1); }
+                ln->inbox = b;
+                ln->capinbox = cap;
+            }
+            ln->inbox[ln->ninbox++] = done[i];
+        }
+    } while (n == MAX_DONE);
+    /* SMs asleep on a refused access whose refusal has lifted */
+    n = memsys_woken(ms, woken);
+    for (int i = 0; i < n; i++) {
+        if (pl->n == 1) { sm_wake_now(&sms[woken[i]], t->now); continue; }
+        Lane *ln = &pl->lane[pl->lane_of[woken[i]]];
+        ln->wake[ln->nwake++] = woken[i];
+    }
+}
+
 /* After the SM phase: the held global accesses in SM order, up to the
  * first fault (as a one-lane run stops there), then the memory side's
  * share.  Returns the faulting lane, or -1. */
@@ -235,7 +268,8 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
 {
     memset(pl, 0, sizeof *pl);
     pl->lane = calloc((size_t)n, sizeof *pl->lane);
-    if (!pl->lane) return -1;
+    pl->lane_of = calloc((size_t)nsms, sizeof *pl->lane_of);
+    if (!pl->lane || !pl->lane_of) return -1;
     pl->n = n;
     for (int i = 0; i < n; i++) {
         Lane *ln = &pl->lane[i];
@@ -245,6 +279,9 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
         ln->hi = (int)((int64_t)nsms * (i + 1) / n);
         ln->step_last = t->now ? t->now - 1 : 0;
         ln->spin_s = n <= gpu_threads_default() ? 200e-6 : 2e-6;
+        for (int s = ln->lo; s < ln->hi; s++) pl->lane_of[s] = i;
+        ln->wake = calloc((size_t)(ln->hi - ln->lo > 0 ? ln->hi - ln->lo : 1), sizeof *ln->wake);
+        if (!ln->wake) return -1;
         ln->t = *t;
         if (i == 0) continue;
         ln->k = *t->k;
@@ -287,6 +324,8 @@ static void pool_end(Pool *pl, Timing *t, MemSys *ms)
     for (int i = 0; i < pl->n; i++) {
         Lane *ln = &pl->lane[i];
         free(ln->log.e);
+        free(ln->inbox);
+        free(ln->wake);
         if (i == 0) continue;
         if (ln->st.line) stats_merge(t->st, &ln->st);
         printf_adopt(t->k, &ln->k);
@@ -294,7 +333,9 @@ static void pool_end(Pool *pl, Timing *t, MemSys *ms)
         stats_free(&ln->st);
     }
     free(pl->lane);
+    free(pl->lane_of);
     pl->lane = NULL;
+    pl->lane_of = NULL;
 }
 
 /* Add the seconds since *mark to *to; *mark = now. */
@@ -397,7 +438,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
                     rr = s + 1 == nsms ? 0 : s + 1;
                 }
         }
-        if (ms) deliver(ms, sms, woken, &t);
+        if (ms) deliver(ms, sms, woken, &t, &pool);
         if (times) lap(&mark, &times->memory);
         sm_phase(&pool, t.now);
         if (times) lap(&mark, &times->sms);
