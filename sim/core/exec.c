@@ -11,11 +11,11 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "isa/half.h"
 #include "sim/core/exec.h"
+#include "sim/base/grow.h"
 #include "sim/core/printf.h"
 
 #define FOR_LANES(m, l) for (int l = 0; l < ws; l++) if (((m) >> l) & 1u)
@@ -821,13 +821,7 @@ static void defer_lanes(const X *x, LaneMask m)
 {
     DeferLog *d = x->defer;
     if (!m) return;
-    if (d->n == d->cap) {
-        int cap = d->cap ? 2 * d->cap : 256;
-        Deferred *e = realloc(d->e, (size_t)cap * sizeof *e);
-        if (!e) { fputs("gpusim: out of memory\n", stderr); exit(1); }
-        d->e = e;
-        d->cap = cap;
-    }
+    d->e = grow_for_one(d->e, &d->cap, d->n, sizeof *d->e, 256);
     d->e[d->n++] = (Deferred){ x->w, x->in, m };
 }
 
@@ -1449,25 +1443,45 @@ static void exec_set(const X *x, LaneMask m)
 }
 
 /* ---- dispatch ---------------------------------------------------------------------- */
-int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
+/* The context an instruction runs in: its type's width and kind, the
+ * warp's full mask, where its held global lanes go. */
+static X context(Kernel *k, Warp *w, const Instr *in, DeferLog *defer)
 {
     int known = in->type < T_COUNT;
-    /* global stores and atomics wait for the end of the cycle (k->defer);
-     * loads read at issue */
-    DeferLog *defer = in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ? k->defer : NULL;
     X x = { k, w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE,
             defer };
+    x.full = x.ws == 32 ? 0xffffffffu : (1u << x.ws) - 1;
+    return x;
+}
+
+/* A float instruction's directed rounding (.rz, .rm, .rp: cvt rounds by
+ * itself) set for its lanes; returns the mode to restore, -1 none. */
+static int rounding_begin(const X *x)
+{
+    const Instr *in = x->in;
+    if (x->kind != TK_FLOAT || in->op == OP_CVT || (in->rnd != RND_RZ && in->rnd != RND_RM && in->rnd != RND_RP))
+        return -1;
+    int old = fegetround();
+    fesetround(fe_mode(in->rnd));
+    return old;
+}
+
+static void rounding_end(int old)
+{
+    if (old >= 0) fesetround(old);
+}
+
+int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
+{
+    /* global stores and atomics wait for the end of the cycle (k->defer);
+     * loads read at issue */
+    X x = context(k, w, in, in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ? k->defer : NULL);
     int ws = x.ws;
-    x.full = ws == 32 ? 0xffffffffu : (1u << ws) - 1;
     out->has_mem = 0;
     if (exec_fast(&x, m)) return 0;
     TypeKind tk = x.kind;
     int is64 = x.bits == 64;
-    int fenv_old = -1;
-    if (tk == TK_FLOAT && (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP) && in->op != OP_CVT) {
-        fenv_old = fegetround();
-        fesetround(fe_mode(in->rnd));
-    }
+    int fenv_old = rounding_begin(&x);
     int rc = 0;
     switch ((Opcode)in->op) {
     case OP_MOV: exec_mov(&x, m); break;
@@ -1542,29 +1556,22 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     case OP_MEMBAR: case OP_FENCE: case OP_RET: case OP_EXIT: case OP_CALL: case OP_COUNT:
         break;
     }
-    if (fenv_old >= 0) fesetround(fenv_old);
+    rounding_end(fenv_old);
     return rc;
 }
 
 void exec_replay(Kernel *k, const Deferred *d)
 {
     const Instr *in = d->in;
-    int known = in->type < T_COUNT;
-    X x = { k, d->w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE,
-            NULL };
-    x.full = x.ws == 32 ? 0xffffffffu : (1u << x.ws) - 1;
+    X x = context(k, d->w, in, NULL);
     ExecOut out;
-    int fenv_old = -1;
-    if (x.kind == TK_FLOAT && (in->rnd == RND_RZ || in->rnd == RND_RM || in->rnd == RND_RP)) {
-        fenv_old = fegetround();
-        fesetround(fe_mode(in->rnd));
-    }
+    int fenv_old = rounding_begin(&x);
     /* the lanes were checked at issue and address the same bytes now: the
      * warp has issued nothing since, so its registers are as they were
      * (an atomic's destination is written here) */
     if (in->op == OP_ATOM || in->op == OP_RED) exec_atom(&x, d->lanes, &out);
     else exec_ldst(&x, d->lanes, &out);
-    if (fenv_old >= 0) fesetround(fenv_old);
+    rounding_end(fenv_old);
 }
 
 /* ---- vprintf: CUDA's printf (printf.h) -------------------------------------------- */

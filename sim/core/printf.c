@@ -1,6 +1,8 @@
 /* printf.c - see printf.h. */
 #include "sim/core/printf.h"
 
+#include "sim/base/grow.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,11 +114,7 @@ int printf_format(const char *fmt, const PrintfArgs *a, char *out, size_t cap)
 
 static void keep(Kernel *k, PrintfRec r)
 {
-    if (k->nprints == k->capprints) {
-        k->capprints = k->capprints ? 2 * k->capprints : 64;
-        k->prints = realloc(k->prints, (size_t)k->capprints * sizeof *k->prints);
-        if (!k->prints) abort();
-    }
+    k->prints = grow_for_one(k->prints, &k->capprints, k->nprints, sizeof *k->prints, 64);
     k->prints[k->nprints++] = r;
 }
 

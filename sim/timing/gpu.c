@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/base/grow.h"
 #include "sim/core/exec.h"
 #include "sim/core/printf.h"
 #include "sim/timing/sm.h"
@@ -187,9 +188,8 @@ static void sm_phase(Pool *pl, uint64_t now)
 {
     for (int i = 0; i < pl->n; i++) {
         pl->lane[i].t.now = now;
-        pl->lane[i].st.now = now;
+        pl->lane[i].t.st->now = now;   /* lane 0's counters are the launch's */
     }
-    pl->lane[0].t.st->now = now;
     if (pl->n > 1) {
         atomic_store(&pl->done, 0);
         atomic_fetch_add(&pl->go, 1);
@@ -199,32 +199,23 @@ static void sm_phase(Pool *pl, uint64_t now)
     if (pl->n > 1) sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n - 1));
 }
 
-/* Hand the hierarchy's completions at `now` to their SMs: at once with one
- * lane, else to the lanes' inboxes (run_lane hands them on, before any of
- * their SMs' cycles, as here). */
-static void deliver(MemSys *ms, Sm *sms, int *woken, Timing *t, Pool *pl)
+/* The hierarchy's answers at `now` go to the inboxes of their SMs' lanes
+ * (run_lane hands them on, before any of its SMs' cycles). */
+static void deliver(MemSys *ms, int *woken, uint64_t now, Pool *pl)
 {
     MemDone done[MAX_DONE];
     int n;
     do {
-        n = memsys_tick(ms, t->now, done, MAX_DONE);
+        n = memsys_tick(ms, now, done, MAX_DONE);
         for (int i = 0; i < n; i++) {
-            if (pl->n == 1) { sm_mem_complete(&sms[done[i].sm], t, done[i].slot, done[i].tag, t->now); continue; }
             Lane *ln = &pl->lane[pl->lane_of[done[i].sm]];
-            if (ln->ninbox == ln->capinbox) {
-                int cap = ln->capinbox ? 2 * ln->capinbox : 256;
-                MemDone *b = realloc(ln->inbox, (size_t)cap * sizeof *b);
-                if (!b) { fputs("gpusim: out of memory\n", stderr); exit(1); }
-                ln->inbox = b;
-                ln->capinbox = cap;
-            }
+            ln->inbox = grow_for_one(ln->inbox, &ln->capinbox, ln->ninbox, sizeof *ln->inbox, 256);
             ln->inbox[ln->ninbox++] = done[i];
         }
     } while (n == MAX_DONE);
     /* SMs asleep on a refused access whose refusal has lifted */
     n = memsys_woken(ms, woken);
     for (int i = 0; i < n; i++) {
-        if (pl->n == 1) { sm_wake_now(&sms[woken[i]], t->now); continue; }
         Lane *ln = &pl->lane[pl->lane_of[woken[i]]];
         ln->wake[ln->nwake++] = woken[i];
     }
@@ -239,10 +230,9 @@ static int merge_phase(Pool *pl, Kernel *k, MemSys *ms)
     for (int i = 0; i < pl->n && faulted < 0; i++) {
         Lane *ln = &pl->lane[i];
         for (int j = 0; j < ln->log.n; j++) exec_replay(k, &ln->log.e[j]);
-        ln->log.n = 0;
         if (ln->faulted) faulted = i;
     }
-    for (int i = 0; i < pl->n; i++) pl->lane[i].log.n = 0;
+    for (int i = 0; i < pl->n; i++) pl->lane[i].log.n = 0;   /* after a fault, the later lanes' too */
     if (ms && pl->n > 1) memsys_sm_sync(ms, 0, pl->lane[pl->n - 1].hi);
     return faulted;
 }
@@ -438,7 +428,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
                     rr = s + 1 == nsms ? 0 : s + 1;
                 }
         }
-        if (ms) deliver(ms, sms, woken, &t, &pool);
+        if (ms) deliver(ms, woken, t.now, &pool);
         if (times) lap(&mark, &times->memory);
         sm_phase(&pool, t.now);
         if (times) lap(&mark, &times->sms);
