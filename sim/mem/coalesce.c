@@ -41,13 +41,18 @@ static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t byt
 {
     CoalesceSector *sec = out->sector;
     uint64_t used[WARP_MAX];          /* per sector: which bytes-sized slots lanes touch */
-    int bshift = __builtin_ctzll(bytes), ns = 0, k = 0;
-    int64_t unique = 0;
+    int bshift = __builtin_ctzll(bytes), ns = 0, k = -1;
+    /* the sector the last lane hit, its lanes and slots kept in registers
+     * (written back when a lane goes to another sector): neighbouring lanes
+     * mostly share one */
+    uint64_t cur = 0, cur_used = 0;
+    LaneMask cur_lanes = 0;
     for (LaneMask m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t x = a->addr[l], s = x >> sshift << sshift;
         if (x & (bytes - 1)) return -1;
-        if (!(ns && sec[k].addr == s)) {
+        if (k < 0 || cur != s) {
+            if (k >= 0) { sec[k].lanes = cur_lanes; used[k] = cur_used; }
             /* the list is ascending: look from its end (where an ascending
              * warp adds), insert if new */
             k = ns;
@@ -61,13 +66,19 @@ static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t byt
                 used[k] = 0;
                 ns++;
             }
+            cur = s;
+            cur_lanes = sec[k].lanes;
+            cur_used = used[k];
         }
-        uint64_t slot = 1ull << ((x - s) >> bshift);
-        sec[k].lanes |= 1u << l;
-        if (!(used[k] & slot)) { used[k] |= slot; unique += (int64_t)bytes; }
+        cur_used |= 1ull << ((x - s) >> bshift);
+        cur_lanes |= 1u << l;
     }
+    if (k >= 0) { sec[k].lanes = cur_lanes; used[k] = cur_used; }
     out->nsectors = ns;
-    return unique;
+    /* distinct bytes: each slot a lane touched, once */
+    int64_t slots = 0;
+    for (int i = 0; i < ns; i++) slots += __builtin_popcountll(used[i]);
+    return slots * (int64_t)bytes;
 }
 
 /* Any access: the lanes sorted by address, then their sectors.  Fills

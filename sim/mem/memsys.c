@@ -1193,11 +1193,9 @@ int memsys_tick(MemSys *m, uint64_t now, MemDone *out, int max)
 {
     if (now > m->last_now) m->last_now = now;
     if (m->next > now) return 0;
-    int stepped = 0;
     while (m->inner_next <= now) {
         uint64_t t = m->inner_next;
         step(m, t);
-        stepped = 1;
         uint64_t n = compute_inner_next(m, t);
         m->inner_next = n > t ? n : t + 1;   /* every unit's output is ready the next cycle */
     }
@@ -1209,7 +1207,6 @@ int memsys_tick(MemSys *m, uint64_t now, MemDone *out, int max)
         else out[k++] = (MemDone){ x->sm, x->slot, x->tag };
         rec_free(m, d.rec);
     }
-    if (stepped) sync_stats(m);
     m->next = min64(m->inner_next, m->heap_n ? m->heap[0].at : UINT64_MAX);
     return k;
 }
@@ -1256,6 +1253,7 @@ void memsys_flush(MemSys *m)
 
 const MemStats *memsys_stats(MemSys *m)
 {
+    sync_stats(m);     /* the DRAM's and crossbars' counters, summed when asked for, not every step */
     /* elapsed DRAM clocks: those starting before core cycle last_now + 1 */
     m->st.dram_cycles = dram_from_core(dram_params(m->dram), m->last_now + 1) * (uint64_t)m->channels;
     return &m->st;
