@@ -183,7 +183,10 @@ int64_t memsys_l1_bytes(const MemSys *m);
  * -1 out of memory. */
 int memsys_invalidate_l1(MemSys *m);
 
-const MemStats *memsys_stats(MemSys *m);   /* brings dram_cycles up to the last tick */
+/* The counters as of this call: the DRAM's and the crossbars' (and
+ * dram_cycles, up to the last tick) are gathered here, so ask again after
+ * more cycles rather than keep the pointer's old values. */
+const MemStats *memsys_stats(MemSys *m);
 
 /* Parallel simulation (sim/timing/gpu.c).  memsys_access_co, _ex,
  * memsys_const_access and memsys_retry_sleep touch only the SM's own state
