@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* icnt_step looks at destinations first from this many queued sources on */
+#define ICNT_GLANCE_SOURCES 16
+
 typedef struct Ring {
     IcntPacket *p;
     int head, n, cap;
@@ -28,6 +31,10 @@ struct Icnt {
     /* bit i: source (destination) i has packets queued, so that a step or
      * a look at the next event visits only those, in the same order */
     uint64_t *src_busy, *dst_busy;
+    /* per source, dwords words: bit d, a packet of its window goes to
+     * destination d; and a step's scratch, bit d: d can take a packet */
+    uint64_t *win, *open;
+    int dwords;
     int deferred;              /* icnt_set_deferred */
     IcntStats st;
 };
@@ -87,7 +94,10 @@ Icnt *icnt_create(const IcntParams *p)
     n->dst = calloc((size_t)p->ndst, sizeof *n->dst);
     n->src_busy = calloc((size_t)(p->nsrc + 63) / 64, sizeof *n->src_busy);
     n->dst_busy = calloc((size_t)(p->ndst + 63) / 64, sizeof *n->dst_busy);
-    int bad = !n->src || !n->dst || !n->src_busy || !n->dst_busy;
+    n->dwords = (p->ndst + 63) / 64;
+    n->win = calloc((size_t)p->nsrc * (size_t)n->dwords, sizeof *n->win);
+    n->open = calloc((size_t)n->dwords, sizeof *n->open);
+    int bad = !n->src || !n->dst || !n->src_busy || !n->dst_busy || !n->win || !n->open;
     for (int i = 0; !bad && i < p->nsrc; i++) bad = ring_init(&n->src[i].q, n->p.src_slots);
     for (int i = 0; !bad && i < p->ndst; i++) bad = ring_init(&n->dst[i].q, p->dst_slots);
     if (bad) { icnt_destroy(n); return NULL; }
@@ -103,6 +113,8 @@ void icnt_destroy(Icnt *n)
     free(n->dst);
     free(n->src_busy);
     free(n->dst_busy);
+    free(n->win);
+    free(n->open);
     free(n);
 }
 
@@ -122,11 +134,28 @@ int icnt_src_fits(const Icnt *n, int src, int flits, int packets)
 int icnt_src_flits(const Icnt *n, int src) { return n->src[src].flits; }
 uint64_t icnt_src_sent(const Icnt *n, int src) { return n->src[src].sent; }
 
+static int window(const Icnt *n, const Src *s)
+{
+    int w = n->p.lookahead > 1 ? n->p.lookahead : 1;
+    return s->q.n < w ? s->q.n : w;
+}
+
+/* Source i's window destinations, afresh. */
+static void win_rebuild(Icnt *n, int i)
+{
+    const Src *s = &n->src[i];
+    uint64_t *w = &n->win[(size_t)i * (size_t)n->dwords];
+    memset(w, 0, (size_t)n->dwords * sizeof *w);
+    for (int j = 0, k = window(n, s); j < k; j++) bit_set(w, ring_at(&s->q, j)->dst);
+}
+
 int icnt_push(Icnt *n, const IcntPacket *p)
 {
     Src *s = &n->src[p->src];
     if (s->q.n == s->q.cap) return -1;
     ring_push(&s->q, p);
+    if (s->q.n <= (n->p.lookahead > 1 ? n->p.lookahead : 1))   /* it is in the window */
+        bit_set(&n->win[(size_t)p->src * (size_t)n->dwords], p->dst);
     s->flits += p->flits;
     if (!n->deferred) bit_set(n->src_busy, p->src);   /* else icnt_sync_src's: another thread may set a bit of the word */
     return 0;
@@ -146,15 +175,29 @@ static void ring_take(Ring *r, int j)
     ring_pop(r);
 }
 
-static int window(const Icnt *n, const Src *s)
+
+/* Sources with packets queued, at most `enough`. */
+static int busy_sources(const Icnt *n, int enough)
 {
-    int w = n->p.lookahead > 1 ? n->p.lookahead : 1;
-    return s->q.n < w ? s->q.n : w;
+    int c = 0;
+    for (int i = 0; i < (n->p.nsrc + 63) / 64 && c < enough; i++) c += __builtin_popcountll(n->src_busy[i]);
+    return c;
 }
 
 void icnt_step(Icnt *n, uint64_t now)
 {
     int ns = n->p.nsrc, first = (int)(now % (uint64_t)ns);
+    /* With many sources queued, most windows only hold packets for busy
+     * or full destinations: the destinations that can take one this step
+     * (fewer as the step goes on: a destination that takes a packet is
+     * busy for the rest of it) let such a window be passed over at a
+     * glance.  With few, looking at their packets is cheaper. */
+    int glance = busy_sources(n, ICNT_GLANCE_SOURCES) >= ICNT_GLANCE_SOURCES;
+    if (glance) {
+        memset(n->open, 0, (size_t)n->dwords * sizeof *n->open);
+        for (int d = 0; d < n->p.ndst; d++)
+            if (n->dst[d].free_at <= now && n->dst[d].q.n < n->dst[d].q.cap) bit_set(n->open, d);
+    }
     /* sources take turns: this cycle's first is now % nsrc; those with
      * nothing queued do nothing, so only the busy ones are visited */
     for (int pass = 0; pass < 2; pass++)
@@ -162,6 +205,15 @@ void icnt_step(Icnt *n, uint64_t now)
          i = bit_next(n->src_busy, i + 1, pass ? first : ns)) {
         Src *s = &n->src[i];
         if (s->free_at > now) continue;
+        if (glance) {
+            const uint64_t *w = &n->win[(size_t)i * (size_t)n->dwords];
+            uint64_t any = 0;
+            for (int k = 0; k < n->dwords; k++) any |= w[k] & n->open[k];
+            if (!any) {                /* as the scan below would find: nothing can go */
+                if (ring_at(&s->q, 0)->ready <= now) n->st.blocked++;
+                continue;
+            }
+        }
         /* the oldest ready packet of the window whose destination can take it */
         int w = window(n, s), j = 0;
         IcntPacket *p = NULL;
@@ -179,9 +231,11 @@ void icnt_step(Icnt *n, uint64_t now)
         s->free_at = d->free_at = now + f;
         ring_push(&d->q, p);
         bit_set(n->dst_busy, p->dst);
+        if (glance) bit_clear(n->open, p->dst);   /* busy until now + f */
         s->flits -= p->flits;
         s->sent++;
         ring_take(&s->q, j);
+        win_rebuild(n, i);
         if (!s->q.n) bit_clear(n->src_busy, i);
         n->st.packets++;
         n->st.flits += f;
