@@ -59,7 +59,9 @@ static void geometry_and_masks(void **state)
  *   C miss -> evicts B (least recent), B miss -> evicts A,
  *   A miss -> evicts C, C miss -> evicts B.
  * A set-1 line in between changes nothing in set 0.
- * Totals: 1 hit, 6 misses; 6 allocations of which 4 evict. */
+ * Totals: 1 hit, 6 misses; 6 allocations of which 4 evict.
+ * The probes after an eviction look up a line whose remembered place
+ * (cache.c's lookup hint) now holds another line: absent, as it must be. */
 static void lru_sequence(void **state)
 {
     (void)state;

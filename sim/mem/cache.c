@@ -31,6 +31,7 @@ struct CacheUnit {
     uint32_t full;             /* all sectors of a line */
     Line *lines;
     uint64_t *tags;            /* line address per way, NO_TAG if empty: kept apart for fast lookups */
+    int32_t *recent;           /* RECENT slots by line address: where a lookup last found a line (a hint) */
     uint16_t *reserved;        /* per set: ways with sectors pending */
     Mshr *mshr;
     CacheWaiter *wait;         /* mshr i owns wait[i * max_merge ...] */
@@ -52,6 +53,13 @@ static int log2i(int v)
 #define NO_TAG UINT64_MAX
 static int present(const CacheUnit *c, int i) { return c->tags[i] != NO_TAG; }
 
+/* Lookups remember where they found a line, by a hash of its address: a
+ * warp's next access to a line it just used (a loop over a row, a
+ * neighbour's sector) costs one tag compare instead of a scan of the set.
+ * Only a hint: the tag at that index decides. */
+#define RECENT 64
+static unsigned recent_slot(uint64_t tag) { return (unsigned)((tag * 0x9E3779B97F4A7C15ull) >> 58); }
+
 CacheUnit *cache_create(const CacheConfig *cfg)
 {
     int ls = log2i(cfg->line_bytes), ss = log2i(cfg->sector_bytes);
@@ -69,11 +77,12 @@ CacheUnit *cache_create(const CacheConfig *cfg)
     size_t nl = (size_t)cfg->sets * (size_t)cfg->ways;
     c->lines = calloc(nl, sizeof *c->lines);
     c->tags = malloc(nl * sizeof *c->tags);
+    c->recent = calloc(RECENT, sizeof *c->recent);
     c->reserved = calloc((size_t)cfg->sets, sizeof *c->reserved);
     c->mshr = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1), sizeof *c->mshr);
     c->wait = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1) * (size_t)(cfg->max_merge > 0 ? cfg->max_merge : 1),
                      sizeof *c->wait);
-    if (!c->lines || !c->tags || !c->reserved || !c->mshr || !c->wait || cfg->ways > UINT16_MAX) { cache_destroy(c); return NULL; }
+    if (!c->lines || !c->tags || !c->recent || !c->reserved || !c->mshr || !c->wait || cfg->ways > UINT16_MAX) { cache_destroy(c); return NULL; }
     for (size_t i = 0; i < nl; i++) {
         c->lines[i].mshr = -1;
         c->tags[i] = NO_TAG;
@@ -92,6 +101,7 @@ void cache_destroy(CacheUnit *c)
     if (!c) return;
     free(c->lines);
     free(c->tags);
+    free(c->recent);
     free(c->reserved);
     free(c->mshr);
     free(c->wait);
@@ -129,14 +139,18 @@ static int set_of(const CacheUnit *c, uint64_t addr)
     return (int)(line & mask);
 }
 
-/* Index of the present line holding addr, or -1. */
+/* Index of the present line holding addr, or -1.  (It updates the lookup
+ * hint, which only the unit's own thread reads: each L1 belongs to its
+ * SM's lane, the L2 slices to the memory side.) */
 static int find(const CacheUnit *c, uint64_t addr)
 {
     uint64_t tag = cache_line_addr(c, addr);
+    int32_t *hint = &c->recent[recent_slot(tag)];
+    if (c->tags[*hint] == tag) return *hint;
     int base = set_of(c, addr) * c->cfg.ways;
     const uint64_t *t = &c->tags[base];
     for (int w = 0; w < c->cfg.ways; w++)
-        if (t[w] == tag) return base + w;
+        if (t[w] == tag) { *hint = base + w; return base + w; }
     return -1;
 }
 
