@@ -92,6 +92,8 @@ uint64_t cache_line_addr(const CacheUnit *c, uint64_t addr);
 uint32_t cache_sectors(const CacheUnit *c, uint64_t addr, int bytes);
 int cache_mshrs_free(const CacheUnit *c);
 
+/* What a lookup of addr would find, changing nothing the model sees (it
+ * moves the unit's lookup hint, cache.c: so one thread at a time per unit). */
 CacheProbe cache_probe(const CacheUnit *c, uint64_t addr);
 /* For a line not present: 1 if a way can be freed for it (else every way
  * waits for a fill), and the dirty sectors of the line it would evict. */
