@@ -1312,6 +1312,72 @@ static void test_guarded_memory(void **state)
 
 /* Shared memory through variables: `mov.u32 %r, var` gives the variable's
  * offset, and all warps of the block see each other's stores after bar.sync. */
+/* Vector loads and stores over a whole warp (the back end pairs and quads
+ * shared accesses, so .v2/.v4 run a register row per element): each of 32
+ * threads stores {t+1000, t+2000, t+3000, t+4000} to its quad of shared
+ * memory, reads its neighbour's ((t+1) % 32) quad and stores it reversed to
+ * out[4t..4t+3]; threads 0-15 (half a warp) also store the pair {t, its
+ * first word read} to out[128+2t].  A quad 8 bytes off its 16-byte
+ * alignment faults as misaligned, naming the whole 16 bytes. */
+static void test_vector_memory_warp(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u32[192] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    .shared .align 16 .u32 q[128];\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    mov.u32 %r2, q;\n"
+        "    shl.b32 %r3, %r1, 4;\n"
+        "    add.u32 %r4, %r2, %r3;\n"
+        "    add.u32 %r5, %r1, 1000;\n"
+        "    add.u32 %r6, %r1, 2000;\n"
+        "    add.u32 %r7, %r1, 3000;\n"
+        "    add.u32 %r8, %r1, 4000;\n"
+        "    st.shared.v4.u32 [%r4], {%r5, %r6, %r7, %r8};\n"
+        "    bar.sync 0;\n"
+        "    add.u32 %r9, %r1, 1;\n"
+        "    and.b32 %r9, %r9, 31;\n"
+        "    shl.b32 %r9, %r9, 4;\n"
+        "    add.u32 %r10, %r2, %r9;\n"
+        "    ld.shared.v4.u32 {%r11, %r12, %r13, %r14}, [%r10];\n"
+        "    cvt.u64.u32 %rd2, %r3;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    st.global.v4.u32 [%rd3], {%r14, %r13, %r12, %r11};\n"
+        "    setp.lt.u32 %p1, %r1, 16;\n"
+        "    mul.wide.u32 %rd4, %r1, 8;\n"
+        "    add.s64 %rd5, %rd1, %rd4;\n"
+        "    @%p1 st.global.v2.u32 [%rd5+512], {%r1, %r11};\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t t = 0; t < 32; t++) {
+        uint32_t n = (t + 1) % 32;
+        assert_int_equal(o[4 * t], n + 4000);
+        assert_int_equal(o[4 * t + 1], n + 3000);
+        assert_int_equal(o[4 * t + 2], n + 2000);
+        assert_int_equal(o[4 * t + 3], n + 1000);
+        assert_int_equal(o[128 + 2 * t], t < 16 ? t : 0);
+        assert_int_equal(o[129 + 2 * t], t < 16 ? n + 1000 : 0);
+    }
+    sim_free(&s);
+    static const char bad[] =
+        ".buffer out .u32[64] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, 7;\n"
+        "    st.global.v4.u32 [%rd1+8], {%r1, %r1, %r1, %r1};\n"
+        "    ret;\n}\n";
+    assert_int_equal(sim_run(&s, bad), RUN_FAULT);
+    assert_int_equal(s.run.fault.kind, FAULT_MISALIGNED);
+    assert_non_null(strstr(s.run.fault.msg, "16-byte"));
+    sim_free(&s);
+}
+
 static void test_shared_memory(void **state)
 {
     (void)state;
@@ -2512,6 +2578,7 @@ int main(void)
         cmocka_unit_test(test_ld_st_sizes),
         cmocka_unit_test(test_guarded_memory),
         cmocka_unit_test(test_shared_memory),
+        cmocka_unit_test(test_vector_memory_warp),
         cmocka_unit_test(test_const_and_local),
         cmocka_unit_test(test_generic_addressing),
         cmocka_unit_test(test_atomics_global),

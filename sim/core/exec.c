@@ -777,13 +777,16 @@ static int lanes_within(const X *x, const uint64_t *addr, LaneMask m, uint64_t l
 
 /* The lanes of fast_ldst (m not empty): addresses from the register row in
  * one loop, one alignment and bounds check (lane by lane only when a global
- * access leaves the first lane's buffer), then the copies.  Returns 0 if
- * any lane would fault, before any memory or register is written. */
-static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operand *mo, const Operand *ro, ExecOut *out)
+ * access leaves the first lane's buffer), then the copies, element j of a
+ * vector access (vec 2 or 4, esize bytes each) from or to register row
+ * row[j].  Returns 0 if any lane would fault, before any memory or register
+ * is written. */
+static int ldst_lanes(const X *x, LaneMask m, int esize, int vec, int is_st, const Operand *mo, uint64_t *const *row,
+                      ExecOut *out)
 {
     /* a deferred global access checks its lanes now and moves at replay */
     int move = !x->defer || x->in->space != SP_GLOBAL;
-    int ws = x->ws;
+    int ws = x->ws, bytes = esize * vec;
     /* address() for every lane at once */
     uint64_t *addr = out->mem.addr, base = (uint64_t)mo->imm;
     if (mo->sym >= 0) base += mo->is_param ? x->k->entry->params[mo->sym].offset : var_offset(x, mo->sym);
@@ -791,17 +794,17 @@ static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operan
         const uint64_t *ar = &x->w->r[(size_t)mo->r[0] * (size_t)ws];
         EACH_LANE(m, l, addr[l] = base + ar[l]);
     } else EACH_LANE(m, l, addr[l] = base);
-    uint64_t *r = &x->w->r[(size_t)ro->r[0] * (size_t)ws];
     Cta *c = x->w->cta;
     if (x->in->space == SP_SHARED) {
         if (c->smem_bytes < (uint32_t)bytes || !lanes_within(x, addr, m, 0, c->smem_bytes - (uint32_t)bytes, bytes))
             return 0;
-        move_lanes(x, m, bytes, is_st, r, addr, c->smem, 0);
+        for (int j = 0; j < vec; j++) move_lanes(x, m, esize, is_st, row[j], addr, c->smem + j * esize, 0);
         return 1;
     }
     const Region *reg = mem_find(x->k->mem, addr[__builtin_ctz(m)], (uint64_t)bytes);
     if (reg && lanes_within(x, addr, m, reg->base, reg->base + reg->size - (uint64_t)bytes, bytes)) {
-        if (move) move_lanes(x, m, bytes, is_st, r, addr, reg->data, reg->base);   /* the usual case: one buffer */
+        if (move)   /* the usual case: one buffer */
+            for (int j = 0; j < vec; j++) move_lanes(x, m, esize, is_st, row[j], addr, reg->data + j * esize, reg->base);
         return 1;
     }
     /* lanes in several buffers (or a bad one): every lane's before moving any */
@@ -815,7 +818,9 @@ static int ldst_lanes(const X *x, LaneMask m, int bytes, int is_st, const Operan
         }
         lane_reg[l] = reg;
     }
-    if (move) FOR_LANES(m, l) move_lanes(x, 1u << l, bytes, is_st, r, addr, lane_reg[l]->data, lane_reg[l]->base);
+    if (move)
+        FOR_LANES(m, l) for (int j = 0; j < vec; j++)
+            move_lanes(x, 1u << l, esize, is_st, row[j], addr, lane_reg[l]->data + j * esize, lane_reg[l]->base);
     return 1;
 }
 
@@ -828,8 +833,9 @@ static void defer_lanes(const X *x, LaneMask m)
     d->e[d->n++] = (Deferred){ x->w, x->in, m };
 }
 
-/* Scalar 4- and 8-byte loads and stores to global or shared memory, the
- * bulk of every kernel, without per-lane dispatch.  Returns 0 if not
+/* Scalar and vector (.v2, .v4) loads and stores of 4- and 8-byte elements
+ * to global or shared memory, the bulk of every kernel (the back end pairs
+ * and quads shared loads as ptxas does), without per-lane dispatch.  Returns 0 if not
  * applicable or a lane would fault (the general path below then runs and
  * reports the fault). */
 static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
@@ -837,16 +843,26 @@ static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
     const Instr *in = x->in;
     int is_st = in->op == OP_ST;
     const Operand *mo = &in->opd[is_st ? 0 : 1], *ro = &in->opd[is_st ? 1 : 0];
-    int bytes = x->bits / 8;
-    if (in->vec != 1 || (bytes != 4 && bytes != 8) || ro->kind != OPD_REG || x->kind == TK_SINT ||
-        (in->space != SP_GLOBAL && in->space != SP_SHARED))
+    int esize = x->bits / 8, vec = in->vec;
+    if ((esize != 4 && esize != 8) || x->kind == TK_SINT || (in->space != SP_GLOBAL && in->space != SP_SHARED))
         return 0;
-    if (m && !ldst_lanes(x, m, bytes, is_st, mo, ro, out)) return 0;
+    /* the register row of each element: one register, or a vector of 2 or
+     * 4 as wide as the elements at least (no '_' sink) */
+    uint64_t *row[4];
+    if (vec == 1 && ro->kind == OPD_REG) row[0] = &x->w->r[(size_t)ro->r[0] * (size_t)x->ws];
+    else if ((vec == 2 || vec == 4) && ro->kind == OPD_VEC && ro->n == vec) {
+        for (int j = 0; j < vec; j++) {
+            int r = ro->r[j];
+            if (r == REG_NONE || x->k->entry->regs[r].bits < esize * 8) return 0;
+            row[j] = &x->w->r[(size_t)r * (size_t)x->ws];
+        }
+    } else return 0;
+    if (m && !ldst_lanes(x, m, esize, vec, is_st, mo, row, out)) return 0;
     if (x->defer && in->space == SP_GLOBAL) defer_lanes(x, m);
     out->has_mem = 1;
     out->mem.is_store = (uint8_t)is_st;
     out->mem.is_atomic = 0;
-    out->mem.bytes = (uint8_t)bytes;
+    out->mem.bytes = (uint8_t)(esize * vec);
     out->mem.mask = m;
     out->mem.space = in->space;
     return 1;
