@@ -123,9 +123,13 @@ static int group_ways(const MemAccess *a, LaneMask lanes, int bytes, int share, 
 {
     uint64_t wv[MAX_WORDS];
     int first[WARP_MAX];          /* lane -> its first word's index in wv, before sorting */
-    int n = 0, sorted = 1;
+    int n = 0, sorted = 1, prev = -1;
     for (LaneMask m = lanes; m; m &= m - 1) {
         int l = __builtin_ctz(m);
+        /* a lane on the address of the lane before it adds no word a load
+         * or store does not share (half-warps reading one row: LDS.128) */
+        if (share && prev >= 0 && a->addr[l] == a->addr[prev]) { first[l] = first[prev]; continue; }
+        prev = l;
         uint64_t w0 = word_of(g, a->addr[l]), w1 = word_of(g, a->addr[l] + (uint64_t)bytes - 1);
         first[l] = n;
         if (n && w0 < wv[n - 1]) sorted = 0;
