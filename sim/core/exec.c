@@ -795,10 +795,12 @@ static int ldst_lanes(const X *x, LaneMask m, int esize, int vec, int is_st, con
         EACH_LANE(m, l, addr[l] = base + ar[l]);
     } else EACH_LANE(m, l, addr[l] = base);
     Cta *c = x->w->cta;
-    if (x->in->space == SP_SHARED) {
-        if (c->smem_bytes < (uint32_t)bytes || !lanes_within(x, addr, m, 0, c->smem_bytes - (uint32_t)bytes, bytes))
-            return 0;
-        for (int j = 0; j < vec; j++) move_lanes(x, m, esize, is_st, row[j], addr, c->smem + j * esize, 0);
+    if (x->in->space == SP_SHARED || x->in->space == SP_CONST) {   /* one array from offset 0 */
+        int sh = x->in->space == SP_SHARED;
+        uint8_t *mem = sh ? c->smem : x->k->mem->cmem;
+        uint64_t size = sh ? c->smem_bytes : x->k->mem->cbytes;
+        if (size < (uint64_t)bytes || !lanes_within(x, addr, m, 0, size - (uint64_t)bytes, bytes)) return 0;
+        for (int j = 0; j < vec; j++) move_lanes(x, m, esize, is_st, row[j], addr, mem + j * esize, 0);
         return 1;
     }
     const Region *reg = mem_find(x->k->mem, addr[__builtin_ctz(m)], (uint64_t)bytes);
@@ -834,7 +836,7 @@ static void defer_lanes(const X *x, LaneMask m)
 }
 
 /* Scalar and vector (.v2, .v4) loads and stores of 4- and 8-byte elements
- * to global or shared memory, the bulk of every kernel (the back end pairs
+ * to global or shared memory (and loads from constant memory), the bulk of every kernel (the back end pairs
  * and quads shared loads as ptxas does), without per-lane dispatch.  Returns 0 if not
  * applicable or a lane would fault (the general path below then runs and
  * reports the fault). */
@@ -844,7 +846,8 @@ static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
     int is_st = in->op == OP_ST;
     const Operand *mo = &in->opd[is_st ? 0 : 1], *ro = &in->opd[is_st ? 1 : 0];
     int esize = x->bits / 8, vec = in->vec;
-    if ((esize != 4 && esize != 8) || x->kind == TK_SINT || (in->space != SP_GLOBAL && in->space != SP_SHARED))
+    if ((esize != 4 && esize != 8) || x->kind == TK_SINT ||
+        (in->space != SP_GLOBAL && in->space != SP_SHARED && !(in->space == SP_CONST && !is_st)))
         return 0;
     /* the register row of each element: one register, or a vector of 2 or
      * 4 as wide as the elements at least (no '_' sink) */
