@@ -996,15 +996,22 @@ static int exec_atom(const X *x, LaneMask m, ExecOut *out)
 }
 
 /* ---- warp-level ------------------------------------------------------------------ */
+static inline const uint64_t *row(const X *x, const Operand *o, uint64_t *tmp);
+
 static void exec_shfl(const X *x, LaneMask m)
 {
     const Instr *in = x->in;
     int ws = x->ws;
-    uint64_t src[WARP_MAX];
-    for (int l = 0; l < ws; l++) src[l] = val(x, &in->opd[1], l);
+    uint64_t src[WARP_MAX];       /* a copy: the destination may be the source */
+    if (in->opd[1].kind == OPD_REG) memcpy(src, &x->w->r[(size_t)in->opd[1].r[0] * (size_t)ws], (size_t)ws * sizeof *src);
+    else for (int l = 0; l < ws; l++) src[l] = val(x, &in->opd[1], l);
     uint32_t lane_mask = (uint32_t)ws - 1;
+    /* the lane offset and the clamp/segment word, each a register row or
+     * an immediate (filled) */
+    uint64_t tb[WARP_MAX], tc[WARP_MAX];
+    const uint64_t *rb = row(x, &in->opd[2], tb), *rc = row(x, &in->opd[3], tc);
     FOR_LANES(m, l) {
-        uint32_t b = (uint32_t)val(x, &in->opd[2], l), c = (uint32_t)val(x, &in->opd[3], l);
+        uint32_t b = (uint32_t)rb[l], c = (uint32_t)rc[l];
         /* PTX: c packs the clamp value (bits 0-4) and the segment mask (8-12) */
         uint32_t cval = c & lane_mask, segmask = (c >> 8) & lane_mask;
         uint32_t maxlane = ((uint32_t)l & segmask) | (cval & ~segmask);
