@@ -32,8 +32,10 @@ struct Icnt {
      * a look at the next event visits only those, in the same order */
     uint64_t *src_busy, *dst_busy;
     /* per source, dwords words: bit d, a packet of its window goes to
-     * destination d; and a step's scratch, bit d: d can take a packet */
+     * destination d (wcnt: how many, ndst counts a source); and a step's
+     * scratch, bit d: d can take a packet */
     uint64_t *win, *open;
+    uint8_t *wcnt;
     int dwords;
     int deferred;              /* icnt_set_deferred */
     IcntStats st;
@@ -97,7 +99,9 @@ Icnt *icnt_create(const IcntParams *p)
     n->dwords = (p->ndst + 63) / 64;
     n->win = calloc((size_t)p->nsrc * (size_t)n->dwords, sizeof *n->win);
     n->open = calloc((size_t)n->dwords, sizeof *n->open);
-    int bad = !n->src || !n->dst || !n->src_busy || !n->dst_busy || !n->win || !n->open;
+    n->wcnt = calloc((size_t)p->nsrc * (size_t)p->ndst, 1);
+    int bad = !n->src || !n->dst || !n->src_busy || !n->dst_busy || !n->win || !n->open || !n->wcnt ||
+              n->p.lookahead > UINT8_MAX;
     for (int i = 0; !bad && i < p->nsrc; i++) bad = ring_init(&n->src[i].q, n->p.src_slots);
     for (int i = 0; !bad && i < p->ndst; i++) bad = ring_init(&n->dst[i].q, p->dst_slots);
     if (bad) { icnt_destroy(n); return NULL; }
@@ -115,6 +119,7 @@ void icnt_destroy(Icnt *n)
     free(n->dst_busy);
     free(n->win);
     free(n->open);
+    free(n->wcnt);
     free(n);
 }
 
@@ -140,13 +145,14 @@ static int window(const Icnt *n, const Src *s)
     return s->q.n < w ? s->q.n : w;
 }
 
-/* Source i's window destinations, afresh. */
-static void win_rebuild(Icnt *n, int i)
+/* A packet to destination d enters (add 1) or leaves (-1) source i's window. */
+static void win_count(Icnt *n, int i, int d, int add)
 {
-    const Src *s = &n->src[i];
+    uint8_t *c = &n->wcnt[(size_t)i * (size_t)n->p.ndst + (size_t)d];
     uint64_t *w = &n->win[(size_t)i * (size_t)n->dwords];
-    memset(w, 0, (size_t)n->dwords * sizeof *w);
-    for (int j = 0, k = window(n, s); j < k; j++) bit_set(w, ring_at(&s->q, j)->dst);
+    *c = (uint8_t)(*c + add);
+    if (*c) bit_set(w, d);
+    else bit_clear(w, d);
 }
 
 int icnt_push(Icnt *n, const IcntPacket *p)
@@ -154,8 +160,7 @@ int icnt_push(Icnt *n, const IcntPacket *p)
     Src *s = &n->src[p->src];
     if (s->q.n == s->q.cap) return -1;
     ring_push(&s->q, p);
-    if (s->q.n <= (n->p.lookahead > 1 ? n->p.lookahead : 1))   /* it is in the window */
-        bit_set(&n->win[(size_t)p->src * (size_t)n->dwords], p->dst);
+    if (s->q.n <= (n->p.lookahead > 1 ? n->p.lookahead : 1)) win_count(n, p->src, p->dst, 1);   /* in the window */
     s->flits += p->flits;
     if (!n->deferred) bit_set(n->src_busy, p->src);   /* else icnt_sync_src's: another thread may set a bit of the word */
     return 0;
@@ -234,8 +239,10 @@ void icnt_step(Icnt *n, uint64_t now)
         if (glance) bit_clear(n->open, p->dst);   /* busy until now + f */
         s->flits -= p->flits;
         s->sent++;
+        int wsize = n->p.lookahead > 1 ? n->p.lookahead : 1;
+        win_count(n, i, p->dst, -1);
         ring_take(&s->q, j);
-        win_rebuild(n, i);
+        if (s->q.n >= wsize) win_count(n, i, ring_at(&s->q, wsize - 1)->dst, 1);   /* the next one moves up into it */
         if (!s->q.n) bit_clear(n->src_busy, i);
         n->st.packets++;
         n->st.flits += f;
