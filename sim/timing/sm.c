@@ -237,7 +237,7 @@ static TraceWarp trace_id(const Timing *t, const SmWarp *sw)
 }
 
 /* Charge the open interval [since, now) to the warp's state and line. */
-static void close_state(Timing *t, SmWarp *sw)
+static inline void close_state(Timing *t, SmWarp *sw)
 {
     uint64_t dt = t->now - sw->since;
     if (!dt) return;
