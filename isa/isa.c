@@ -21,8 +21,12 @@ typedef struct TypeInfo { const char *name; int bits; TypeKind kind; } TypeInfo;
 static const TypeInfo types[T_COUNT] = { ISA_TYPES(X) };
 #undef X
 
-int isa_type_bits(DataType t) { return t < T_COUNT ? types[t].bits : 0; }
-TypeKind isa_type_kind(DataType t) { return t < T_COUNT ? types[t].kind : TK_NONE; }
+#define X(e, n, b, k) [e] = b,
+const uint8_t isa_type_bits_of[T_COUNT] = { ISA_TYPES(X) };
+#undef X
+#define X(e, n, b, k) [e] = k,
+const uint8_t isa_type_kind_of[T_COUNT] = { ISA_TYPES(X) };
+#undef X
 const char *isa_type_name(DataType t) { return t < T_COUNT ? types[t].name : "?"; }
 
 DataType isa_type_lookup(const char *name, int len)

@@ -60,8 +60,11 @@ typedef enum DataType { ISA_TYPES(X) T_COUNT } DataType;
 #define TM_FLT   (TM_F32 | TM_F64)
 #define TM_MEMTYPES (TM_B8 | TM_BITS | TM_INT8 | TM_INT | TM_FLT)
 
-int isa_type_bits(DataType t);          /* 8..64; 1 for .pred */
-TypeKind isa_type_kind(DataType t);
+/* Width and kind by table, inline: the simulator asks per instruction and
+ * per lane (isa.c fills the tables from ISA_TYPES). */
+extern const uint8_t isa_type_bits_of[T_COUNT], isa_type_kind_of[T_COUNT];
+static inline int isa_type_bits(DataType t) { return t < T_COUNT ? isa_type_bits_of[t] : 0; }   /* 8..64; 1 for .pred */
+static inline TypeKind isa_type_kind(DataType t) { return t < T_COUNT ? (TypeKind)isa_type_kind_of[t] : TK_NONE; }
 const char *isa_type_name(DataType t);  /* "u32" */
 /* .f16 .f16x2 .bf16 .bf16x2: TK_FLOAT, but not f32 even at 32 bits */
 static inline int isa_type_is_half(DataType t) { return t < 32 && (TMASK(t) & TM_HALF) != 0; }

@@ -20,18 +20,6 @@
 
 #define FOR_LANES(m, l) for (int l = 0; l < ws; l++) if (((m) >> l) & 1u)
 
-/* Width and kind of each instruction type, from isa.h's ISA_TYPES table:
- * tbits() and tkind() without two calls per instruction. */
-#define TYPE_BITS(e, n, b, k) [e] = b,
-#define TYPE_KIND(e, n, b, k) [e] = k,
-static const uint8_t type_bits[T_COUNT] = { ISA_TYPES(TYPE_BITS) };
-static const uint8_t type_kind[T_COUNT] = { ISA_TYPES(TYPE_KIND) };
-#undef TYPE_BITS
-#undef TYPE_KIND
-/* isa_type_bits and isa_type_kind, inline: conversions ask per lane */
-static inline int tbits(DataType t) { return t < T_COUNT ? type_bits[t] : 0; }
-static inline TypeKind tkind(DataType t) { return t < T_COUNT ? (TypeKind)type_kind[t] : TK_NONE; }
-
 /* Register rows are either the same row or disjoint, and operand
  * temporaries are separate arrays, so lane l of a row loop never depends on
  * another lane.  Tell the vectoriser, which otherwise checks for overlap at
@@ -333,8 +321,8 @@ static uint64_t int_op_raw(const X *x, int lane)
 {
     const Instr *in = x->in;
     DataType t = (DataType)in->type;
-    int bits = tbits(t);
-    int sgn = tkind(t) == TK_SINT;
+    int bits = isa_type_bits(t);
+    int sgn = isa_type_kind(t) == TK_SINT;
     uint64_t ra = val(x, &in->opd[1], lane);
     uint64_t rb = in->nops > 2 ? val(x, &in->opd[2], lane) : 0;
     uint64_t rc = in->nops > 3 ? val(x, &in->opd[3], lane) : 0;
@@ -452,13 +440,13 @@ static uint64_t int_op_raw(const X *x, int lane)
  * also lets 8/16-bit arithmetic use wider registers). */
 static inline uint64_t ext(uint64_t v, int bits, DataType t)
 {
-    return tkind(t) == TK_SINT ? (uint64_t)sx(v, bits) : zx(v, bits);
+    return isa_type_kind(t) == TK_SINT ? (uint64_t)sx(v, bits) : zx(v, bits);
 }
 
 static uint64_t int_op(const X *x, int lane)
 {
     const Instr *in = x->in;
-    int bits = tbits((DataType)in->type);
+    int bits = isa_type_bits((DataType)in->type);
     if ((in->op == OP_MUL || in->op == OP_MAD) && in->mul == MUL_WIDE) bits *= 2;
     return ext(int_op_raw(x, lane), bits, (DataType)in->type);
 }
@@ -466,9 +454,9 @@ static uint64_t int_op(const X *x, int lane)
 /* ---- cvt ------------------------------------------------------------------------- */
 static uint64_t clamp_int(double v, DataType t)
 {
-    int bits = tbits(t);
+    int bits = isa_type_bits(t);
     if (isnan(v)) return 0;
-    if (tkind(t) == TK_SINT) {
+    if (isa_type_kind(t) == TK_SINT) {
         double lo = -ldexp(1.0, bits - 1), hi = ldexp(1.0, bits - 1) - 1;
         if (v <= lo) return (uint64_t)(int64_t)lo;
         if (v >= hi) return bits == 64 ? (uint64_t)INT64_MAX : (uint64_t)(int64_t)hi;
@@ -516,8 +504,8 @@ static uint64_t cvt_op(const X *x, int lane)
 {
     const Instr *in = x->in;
     DataType dt = (DataType)in->type, st = (DataType)in->stype;
-    TypeKind dk = tkind(dt), sk = tkind(st);
-    int db = tbits(dt), sb = tbits(st);
+    TypeKind dk = isa_type_kind(dt), sk = isa_type_kind(st);
+    int db = isa_type_bits(dt), sb = isa_type_bits(st);
     uint64_t raw = val(x, &in->opd[1], lane);
     if (isa_type_lanes(dt) == 2) {   /* cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower */
         float fa = f32(raw), fb = f32(val(x, &in->opd[2], lane));
@@ -619,15 +607,15 @@ static int half_compare(const Instr *in, DataType t, unsigned a, unsigned b)
 /* a CMP b at type t (setp: its type; set: its source type). */
 static int compare_at(const Instr *in, DataType t, uint64_t ra, uint64_t rb)
 {
-    int bits = tbits(t);
+    int bits = isa_type_bits(t);
     if (isa_type_is_half(t)) return half_compare(in, t, (unsigned)ra & 0xffffu, (unsigned)rb & 0xffffu);
-    if (tkind(t) == TK_FLOAT) {
+    if (isa_type_kind(t) == TK_FLOAT) {
         double a = bits == 64 ? f64(ra) : f32(ra);
         double b = bits == 64 ? f64(rb) : f32(rb);
         if (in->flags & IF_FTZ && bits == 32) { a = ftz32((float)a); b = ftz32((float)b); }
         return fcompare((Cmp)in->cmp, a, b);
     }
-    int sgn = tkind(t) == TK_SINT;
+    int sgn = isa_type_kind(t) == TK_SINT;
     int64_t a = sx(ra, bits), b = sx(rb, bits);
     uint64_t ua = zx(ra, bits), ub = zx(rb, bits);
     switch ((Cmp)in->cmp) {
@@ -741,10 +729,10 @@ static uint8_t *locate(const X *x, int lane, Space *space, uint64_t *addr, int b
 
 static uint64_t load_elem(const uint8_t *p, DataType t)
 {
-    int bytes = tbits(t) / 8;
+    int bytes = isa_type_bits(t) / 8;
     uint64_t v = 0;
     memcpy(&v, p, (size_t)bytes);          /* little-endian, as the GPU */
-    return tkind(t) == TK_SINT ? (uint64_t)sx(v, bytes * 8) : v;
+    return isa_type_kind(t) == TK_SINT ? (uint64_t)sx(v, bytes * 8) : v;
 }
 
 /* Copy between the register row r and memory for the lanes in m, lane l's
@@ -879,7 +867,7 @@ static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
     int is_st = in->op == OP_ST;
     const Operand *mo = &in->opd[is_st ? 0 : 1];
     const Operand *ro = &in->opd[is_st ? 1 : 0];
-    int esize = tbits((DataType)in->type) / 8;
+    int esize = isa_type_bits((DataType)in->type) / 8;
     int bytes = esize * in->vec;
     out->has_mem = 1;
     out->mem.is_store = (uint8_t)is_st;
@@ -915,8 +903,8 @@ static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
 static uint64_t atom_apply(const Instr *in, uint64_t old, uint64_t b, uint64_t c)
 {
     DataType t = (DataType)in->type;
-    int bits = tbits(t);
-    TypeKind k = tkind(t);
+    int bits = isa_type_bits(t);
+    TypeKind k = isa_type_kind(t);
     if (isa_type_is_half(t)) {   /* .add.noftz: each element rounded once, .rn, subnormals kept */
         uint64_t r = 0;
         for (int h = 0, sh = 0; h < isa_type_lanes(t); h++, sh += 16) {
@@ -961,7 +949,7 @@ static int exec_atom(const X *x, LaneMask m, ExecOut *out)
     int ws = x->ws;
     int is_red = in->op == OP_RED;
     const Operand *mo = &in->opd[is_red ? 0 : 1];
-    int bytes = tbits((DataType)in->type) / 8;
+    int bytes = isa_type_bits((DataType)in->type) / 8;
     out->has_mem = 1;
     out->mem.is_atomic = 1;
     out->mem.is_store = 1;
@@ -988,7 +976,7 @@ static int exec_atom(const X *x, LaneMask m, ExecOut *out)
         memcpy(p, &nv, (size_t)bytes);
         if (!is_red) {
             Operand d = in->opd[0];
-            wreg(x, &d, l, tkind((DataType)in->type) == TK_SINT ? (uint64_t)sx(old, bytes * 8) : old);
+            wreg(x, &d, l, isa_type_kind((DataType)in->type) == TK_SINT ? (uint64_t)sx(old, bytes * 8) : old);
         }
     }
     if (x->defer) defer_lanes(x, held);
@@ -1093,7 +1081,7 @@ static int exec_cp_async(const X *x, LaneMask m, ExecOut *out)
 static void exec_match(const X *x, LaneMask m)
 {
     const Instr *in = x->in;
-    int ws = x->ws, bits = tbits((DataType)in->type);
+    int ws = x->ws, bits = isa_type_bits((DataType)in->type);
     int all = 1, first = -1;
     FOR_LANES(m, l) {
         if (first < 0) first = l;
@@ -1323,12 +1311,12 @@ static int fast_cvt_int(const X *x, LaneMask m)
     const Instr *in = x->in;
     int ws = x->ws;
     DataType dt = (DataType)in->type, st = (DataType)in->stype;
-    TypeKind dk = tkind(dt), sk = tkind(st);
+    TypeKind dk = isa_type_kind(dt), sk = isa_type_kind(st);
     if (in->opd[0].kind != OPD_REG || (in->opd[1].kind != OPD_REG && in->opd[1].kind != OPD_IMM) ||
         (in->flags & IF_SAT) || dk == TK_FLOAT || sk == TK_FLOAT || dk == TK_PRED || sk == TK_PRED ||
         isa_type_is_half(dt) || isa_type_is_half(st) || isa_type_lanes(dt) != 1)
         return 0;
-    int db = tbits(dt), sb = tbits(st), dbits = x->k->entry->regs[in->opd[0].r[0]].bits;
+    int db = isa_type_bits(dt), sb = isa_type_bits(st), dbits = x->k->entry->regs[in->opd[0].r[0]].bits;
     uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1, ta[WARP_MAX];
     uint64_t *d = &x->w->r[(size_t)in->opd[0].r[0] * (size_t)ws];
     const uint64_t *a = row(x, &in->opd[1], ta);
@@ -1502,7 +1490,7 @@ static void exec_set(const X *x, LaneMask m)
 static X context(Kernel *k, Warp *w, const Instr *in, DeferLog *defer)
 {
     int known = in->type < T_COUNT;
-    X x = { k, w, in, k->warp_size, 0, known ? type_bits[in->type] : 0, known ? (TypeKind)type_kind[in->type] : TK_NONE,
+    X x = { k, w, in, k->warp_size, 0, known ? isa_type_bits((DataType)in->type) : 0, isa_type_kind((DataType)in->type),
             defer };
     x.full = x.ws == 32 ? 0xffffffffu : (1u << x.ws) - 1;
     return x;

@@ -13,11 +13,6 @@
 /* ---- element access ---------------------------------------------------------- */
 static double get(const uint8_t *base, DataType t, uint64_t i)
 {
-    if (t == T_F32) {   /* the usual element: no type look-ups (the references read it K^2 times an output) */
-        float f;
-        memcpy(&f, base + i * 4, 4);
-        return f;
-    }
     int bytes = isa_type_bits(t) / 8;
     uint64_t v = 0;
     memcpy(&v, base + i * (uint64_t)bytes, (size_t)bytes);

@@ -299,7 +299,9 @@ static int parse_addr(Stepper *s, const Timing *t, const char *arg)
             s->wshared = 1;
             s->wblock = s->fblock;
             s->waddr = v->offset + (uint64_t)idx * (uint64_t)(es > 0 ? es : 1);
-            snprintf(s->wname, sizeof s->wname, "%s[%lld] of block %" PRId64, name, idx, s->fblock);
+            if (snprintf(s->wname, sizeof s->wname, "%s[%lld] of block %" PRId64, name, idx, s->fblock) >=
+                (int)sizeof s->wname)
+                memcpy(s->wname + sizeof s->wname - 4, "...", 4);   /* a long name, cut */
             return 0;
         }
         return -1;
