@@ -91,6 +91,7 @@ Icnt *icnt_create(const IcntParams *p)
     Icnt *n = calloc(1, sizeof *n);
     if (!n) return NULL;
     n->p = *p;
+    if (n->p.lookahead < 1) n->p.lookahead = 1;   /* 1: the head only */
     if (n->p.src_slots < n->p.queue_flits) n->p.src_slots = n->p.queue_flits;
     n->src = calloc((size_t)p->nsrc, sizeof *n->src);
     n->dst = calloc((size_t)p->ndst, sizeof *n->dst);
@@ -141,8 +142,7 @@ uint64_t icnt_src_sent(const Icnt *n, int src) { return n->src[src].sent; }
 
 static int window(const Icnt *n, const Src *s)
 {
-    int w = n->p.lookahead > 1 ? n->p.lookahead : 1;
-    return s->q.n < w ? s->q.n : w;
+    return s->q.n < n->p.lookahead ? s->q.n : n->p.lookahead;
 }
 
 /* A packet to destination d enters (add 1) or leaves (-1) source i's window. */
@@ -160,7 +160,7 @@ int icnt_push(Icnt *n, const IcntPacket *p)
     Src *s = &n->src[p->src];
     if (s->q.n == s->q.cap) return -1;
     ring_push(&s->q, p);
-    if (s->q.n <= (n->p.lookahead > 1 ? n->p.lookahead : 1)) win_count(n, p->src, p->dst, 1);   /* in the window */
+    if (s->q.n <= n->p.lookahead) win_count(n, p->src, p->dst, 1);   /* it is in the window */
     s->flits += p->flits;
     if (!n->deferred) bit_set(n->src_busy, p->src);   /* else icnt_sync_src's: another thread may set a bit of the word */
     return 0;
@@ -239,10 +239,9 @@ void icnt_step(Icnt *n, uint64_t now)
         if (glance) bit_clear(n->open, p->dst);   /* busy until now + f */
         s->flits -= p->flits;
         s->sent++;
-        int wsize = n->p.lookahead > 1 ? n->p.lookahead : 1;
         win_count(n, i, p->dst, -1);
         ring_take(&s->q, j);
-        if (s->q.n >= wsize) win_count(n, i, ring_at(&s->q, wsize - 1)->dst, 1);   /* the next one moves up into it */
+        if (s->q.n >= n->p.lookahead) win_count(n, i, ring_at(&s->q, n->p.lookahead - 1)->dst, 1);   /* the next one moves up into it */
         if (!s->q.n) bit_clear(n->src_busy, i);
         n->st.packets++;
         n->st.flits += f;
