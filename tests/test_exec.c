@@ -955,6 +955,54 @@ static const Case cvt_cases[] = {
     EQ("mov.b16 %rs2, 0xff80; cvt.s64.s16 %rd1, %rs2", D_R64, 0xffffffffffffff80ull),
 };
 
+/* Integer cvt over a whole warp and over half of one (the row-wise path,
+ * exec_fast): thread t converts t - 16 to .s64; (t << 32 | t + 7) to .u32
+ * (truncation); t * 4096 as .s16 into .s32 (negative for t in 8-15 and 24-31); and,
+ * threads below 16 only, -t to .s64. */
+static void test_cvt_warp(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u64[128] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    mul.wide.u32 %rd2, %r1, 8;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    sub.s32 %r2, %r1, 16;\n"
+        "    cvt.s64.s32 %rd4, %r2;\n"
+        "    st.global.u64 [%rd3], %rd4;\n"
+        "    cvt.u64.u32 %rd5, %r1;\n"
+        "    shl.b64 %rd5, %rd5, 32;\n"
+        "    add.s64 %rd5, %rd5, 7;\n"
+        "    cvt.u64.u32 %rd6, %r1;\n"
+        "    add.s64 %rd5, %rd5, %rd6;\n"
+        "    cvt.u32.u64 %r3, %rd5;\n"
+        "    cvt.u64.u32 %rd7, %r3;\n"
+        "    st.global.u64 [%rd3+256], %rd7;\n"
+        "    mul.lo.u32 %r4, %r1, 4096;\n"
+        "    cvt.s32.s16 %r5, %r4;\n"
+        "    cvt.s64.s32 %rd8, %r5;\n"
+        "    st.global.u64 [%rd3+512], %rd8;\n"
+        "    setp.lt.u32 %p1, %r1, 16;\n"
+        "    neg.s32 %r6, %r1;\n"
+        "    @%p1 cvt.s64.s32 %rd9, %r6;\n"
+        "    @%p1 st.global.u64 [%rd3+768], %rd9;\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint64_t *o = sim_buf(&s, "out");
+    for (int t = 0; t < 32; t++) {
+        assert_int_equal(o[t], (uint64_t)(int64_t)(t - 16));
+        assert_int_equal(o[32 + t], (uint64_t)(t + 7));
+        /* t * 4096 read as 16 bits, signed: ((t * 4096 + 32768) mod 65536) - 32768 */
+        assert_int_equal(o[64 + t], (uint64_t)(int64_t)((t * 4096 + 32768) % 65536 - 32768));
+        assert_int_equal(o[96 + t], t < 16 ? (uint64_t)(int64_t)-t : 0);
+    }
+    sim_free(&s);
+}
+
 static void test_cvt(void **state)
 {
     (void)state;
@@ -2571,6 +2619,7 @@ int main(void)
         cmocka_unit_test(test_sfu),
         cmocka_unit_test(test_ftz_sat),
         cmocka_unit_test(test_cvt),
+        cmocka_unit_test(test_cvt_warp),
         cmocka_unit_test(test_setp),
         cmocka_unit_test(test_selp_mov),
         cmocka_unit_test(test_special_registers),
