@@ -14,8 +14,17 @@
 static double get(const uint8_t *base, DataType t, uint64_t i)
 {
     int bytes = isa_type_bits(t) / 8;
+    const uint8_t *p = base + i * (uint64_t)bytes;
     uint64_t v = 0;
-    memcpy(&v, base + i * (uint64_t)bytes, (size_t)bytes);
+    /* copies of a constant size: single loads (a copy of `bytes` bytes is a
+     * library call, and the references read K^2 elements an output) */
+    switch (bytes) {
+    case 1: v = p[0]; break;
+    case 2: { uint16_t u; memcpy(&u, p, 2); v = u; break; }
+    case 4: { uint32_t u; memcpy(&u, p, 4); v = u; break; }
+    case 8: memcpy(&v, p, 8); break;
+    default: break;                      /* no whole byte (.pred): 0 */
+    }
     switch (isa_type_kind(t)) {
     case TK_FLOAT:
         if (bytes == 2) return half_decode((unsigned)v, t == T_BF16 ? HALF_BF16 : HALF_F16);
