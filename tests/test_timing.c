@@ -605,6 +605,44 @@ static void test_retry_sleep_same_as_polling(void **state)
     assert_true(mshr > 100000 && icnt > 1000 && busy > 1000);   /* each cause was exercised */
 }
 
+/* A scheduler's turn takes its warps from a word of age positions and
+ * passes over a busy pipe's waiters together (sm.c: turn); --step sorts
+ * every turn's warps by sched_keys and looks at each waiter.  Both must
+ * give the same run under each policy that walks by age: lrr, gto, oldest,
+ * with one and two issue slots a scheduler.  fermi tiled_mm keeps about 20
+ * warps a scheduler waiting for its two shared SP groups; hopper naive_mm
+ * waits on memory and its own processing block's pipes. */
+static void test_turn_by_age_same_as_sorted(void **state)
+{
+    (void)state;
+    AsmDefine mm[] = { { "M", "64" }, { "N", "64" }, { "K", "64" } };
+    const char *policies[] = { "sched.policy=lrr", "sched.policy=gto", "sched.policy=oldest" };
+    uint64_t throttled = 0;
+    for (int cfg = 0; cfg < 2; cfg++)
+        for (size_t pi = 0; pi < sizeof policies / sizeof policies[0]; pi++)
+            for (int issue = 1; issue <= 2; issue++) {
+                Config c;
+                if (cfg == 0) fermi(&c); else hopper(&c);
+                set(&c, policies[pi]);
+                set(&c, issue == 1 ? "sm.issue_per_scheduler=1" : "sm.issue_per_scheduler=2");
+                const char *path = cfg == 0 ? "kernels/tiled_mm.s" : "tests/validation/nvcc/naive_mm.s";
+                Run a, b;
+                retry_run(&c, path, mm, 3, 0, &a);
+                retry_run(&c, path, mm, 3, 1, &b);
+                assert_int_equal(a.stats.cycles, b.stats.cycles);
+                assert_int_equal(a.stats.inst, b.stats.inst);
+                assert_int_equal(a.stats.warp_resident, b.stats.warp_resident);
+                for (int s = 0; s < STALL_COUNT; s++) assert_int_equal(a.stats.stall[s], b.stats.stall[s]);
+                for (int l = 0; l <= a.stats.nlines; l++)
+                    for (int s = 0; s < STALL_COUNT; s++)
+                        assert_int_equal(a.stats.line[l].stall[s], b.stats.line[l].stall[s]);
+                throttled += a.stats.stall[STALL_MATH_PIPE_THROTTLE];
+                run_free(&a);
+                run_free(&b);
+            }
+    assert_true(throttled > 100000);   /* the pipes' waiters were exercised */
+}
+
 /* The L2 atomic unit's occupancy (memsys.c, l2.atom_lane_cycles): a request
  * holds its slice for what a store of its sectors costs (l2.write_cycles +
  * l2.write_sector_cycles each) or atom_lane_cycles per lane on its most-used
@@ -743,6 +781,7 @@ int main(void)
         cmocka_unit_test(test_l1_invalidate_on_launch),
         cmocka_unit_test(test_dispatch_round_robin),
         cmocka_unit_test(test_retry_sleep_same_as_polling),
+        cmocka_unit_test(test_turn_by_age_same_as_sorted),
         cmocka_unit_test(test_posted_reductions),
         cmocka_unit_test(test_atomic_unit_occupancy),
     };

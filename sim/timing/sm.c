@@ -69,6 +69,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
         sm->pipe_bound[p] = (uint8_t)(u[p].bound && sm->pipe_groups[p] == sm->nsched);
     }
     sm->has_int = cfg->unit.int_width > 0;
+    sm->by_age = sm->policy != SCHED_TWO_LEVEL && (sm->nslots + sm->nsched - 1) / sm->nsched <= 64;
     /* split load/store lanes: each scheduler generates its warps' addresses
      * (lsu_width / lsu_groups lanes), the L1 behind them is the SM's */
     int lw = cfg->unit.lsu_groups > 1 ? cfg->unit.lsu_width / cfg->unit.lsu_groups : 0;
@@ -788,33 +789,104 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
     return SM_NEVER;
 }
 
-uint64_t sm_cycle(Sm *sm, Timing *t)
+/* What one scheduler turn collects: the warps to retire after the turns
+ * (retiring edits the lists being walked) and its issue count. */
+typedef struct Turn {
+    int s;
+    int issued;
+    int *retiring, nretire;
+} Turn;
+
+/* A warp in pipe p's waiting set would find no group of it free for
+ * scheduler s (its address stage busy says more: it is looked at). */
+static inline int pipe_refuses(const Sm *sm, int p, int s, uint64_t now)
 {
-    if (!sm->blocks_used) return SM_NEVER;
+    return !pipe_free_for(sm, p, s, now) && !(p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > now);
+}
+
+/* Scheduler tn->s looks at a due warp: issues it if it is ready, in the
+ * policy's pool (candidate) and an issue slot is left, else records why it
+ * waits and when to look again. */
+static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
+{
+    SmWarp *sw = &sm->slots[slot];
     uint64_t now = t->now;
-    if (now < sm->next_wake) return sm->next_wake;    /* nothing here can change yet */
-    if (sm->retry.active) retry_access(sm, t);
-    if (t->step) for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;   /* for --step */
-    int visit[WARP_MAX * 64], visit_key[WARP_MAX * 64];
-    int retiring[WARP_MAX * 64], nretire = 0;
-    int policy = sm->policy;
-    wheel_advance(sm, now);
-    for (int s = 0; s < sm->nsched && !t->faulted; s++) {
-        /* The scheduler's due warps, in its policy's order (sched.c). */
-        const Sched *sc = &sm->sched[s];
-        const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)sm->nwords];
+    int s = tn->s;
+    if (sw->waits_pipe != PIPE_NONE) {
+        int p = sw->waits_pipe;
+        uint64_t bit = 1ull << (slot % 64);
+        if (pipe_refuses(sm, p, s, now)) {
+            /* a warp before it took the group: the look would say what it said */
+            sm->pipe_wait[p][slot / 64] |= bit;
+            sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
+            sm->wake[slot] = SM_NEVER;
+            return;
+        }
+        sm->pipe_wait[p][slot / 64] &= ~bit;
+        sw->waits_pipe = PIPE_NONE;
+    }
+    Verdict v = evaluate(sm, t, sw);
+    if (v.reason == STALL_SELECTED && candidate && tn->issued < sm->cfg->sm.issue_per_scheduler) {
+        if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
+        issue(sm, t, slot, &v);
+        sm->sched[s].last = slot;
+        sm->sched[s].last_pos = sm->policy == SCHED_TWO_LEVEL ? -1 : sm->sched[s].pos[slot];
+        tn->issued++;
+        return;
+    }
+    if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
+    /* a draining warp stays charged to its last line (the ret) */
+    set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw));
+    if (sw->finishing && !sw->inflight && sw->mem_done <= now) {
+        sm->wake[slot] = SM_NEVER;
+        tn->retiring[tn->nretire++] = slot;
+        return;
+    }
+    wake_refile(sm, slot, v.until);
+    if (v.on_pipe) {
+        sm->pipe_wait[v.pipe][slot / 64] |= 1ull << (slot % 64);
+        sm->pipe_wait_of[s] |= (uint8_t)(1u << v.pipe);
+        sw->waits_pipe = (uint8_t)v.pipe;
+    }
+}
+
+/* One scheduler's turn: it looks at its due warps and at the waiters of the
+ * pipes free for it, in its policy's order.
+ *
+ * lrr, gto and oldest order warps by age (Sched.order) rotated after, or
+ * led by, the last-issued warp; where a scheduler holds at most 64 warps
+ * (Sm.by_age) the turn keeps its warps as a word of age positions and takes
+ * them lowest first: no keys, no sort.  There the pipes' waiters also stay
+ * in their pipe's set until looked at, and once the turn has used its
+ * issue slots the waiters of a pipe it no longer finds free would each be
+ * refused (pipe_refuses: nothing frees a group within a cycle), so they
+ * are passed over together without touching their records and end the
+ * turn as a refused look leaves a warp.  Otherwise (two_level, whose keys
+ * also say who is in its pool, and every turn under --step) the turn sorts
+ * its warps by sched_keys.  Either way the same looks in the same order
+ * (test_timing's turn_by_age_same_as_sorted; the reports of every kernel
+ * on every config under every policy compared). */
+static void turn(Sm *sm, Timing *t, Turn *tn)
+{
+    int s = tn->s, nw = sm->nwords, limit = sm->cfg->sm.issue_per_scheduler;
+    int by_age = sm->by_age && !t->step;  /* --step takes the plain sorted way */
+    uint64_t now = t->now;
+    const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)nw];
+    const Sched *sc = &sm->sched[s];
+    int visit[WARP_MAX * 64], visit_key[WARP_MAX * 64], nd = 0, ncand = INT_MAX;
+    uint64_t in = 0, wait[PIPE_COUNT] = { 0 };   /* by age position */
+    unsigned active = 0;                  /* pipes whose waiters are in `in` */
+    uint64_t from = ~0ull;                /* lrr: the positions after the last-issued warp's */
+    int first = -1;                       /* gto: the last-issued warp's position */
+    if (!by_age) {
         pipe_waiters_due(sm, s, now);
-        int nd = 0;
-        for (int wi = 0; wi < sm->nwords; wi++) {
+        for (int wi = 0; wi < nw; wi++) {
             uint64_t taken = sm->due[wi] & mine[wi];
-            sm->due[wi] &= ~taken;            /* each is filed again below (wake_refile) */
+            sm->due[wi] &= ~taken;        /* each is filed again (wake_refile) */
             for (; taken; taken &= taken - 1) visit[nd++] = wi * 64 + __builtin_ctzll(taken);
         }
-        if (nd == 0) continue;
-        /* one due warp needs no order, unless two-level must test its pool */
-        int ncand = INT_MAX;
-        visit_key[0] = 0;
-        if (nd > 1 || policy == SCHED_TWO_LEVEL) sched_keys(sm, s, visit, nd, visit_key, &ncand);
+        if (nd == 0) return;
+        sched_keys(sm, s, visit, nd, visit_key, &ncand);
         /* insertion sort by key: a handful of warps fall due at once */
         for (int i = 1; i < nd; i++) {
             int slot = visit[i], key = visit_key[i], j = i;
@@ -825,49 +897,88 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
             visit_key[j] = key;
             visit[j] = slot;
         }
-        int issued = 0;
-        for (int i = 0; i < nd && !t->faulted; i++) {
-            int slot = visit[i];
-            SmWarp *sw = &sm->slots[slot];
-            if (sw->waits_pipe != PIPE_NONE) {
-                int p = sw->waits_pipe;
-                uint64_t bit = 1ull << (slot % 64);
-                if (!pipe_free_for(sm, p, s, now) && !(p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > now)) {
-                    /* a warp before it took the group: the look would say what it said */
-                    sm->pipe_wait[p][slot / 64] |= bit;
+    } else {
+        for (int wi = 0; wi < nw; wi++) {
+            uint64_t taken = sm->due[wi] & mine[wi];
+            sm->due[wi] &= ~taken;
+            for (; taken; taken &= taken - 1) in |= 1ull << sc->pos[wi * 64 + __builtin_ctzll(taken)];
+        }
+        /* the waiters of pipes free for s fall due, as pipe_waiters_due's do */
+        for (unsigned ps = sm->pipe_wait_of[s]; ps; ps &= ps - 1) {
+            int p = __builtin_ctz(ps);
+            if (!pipe_free_for(sm, p, s, now)) continue;
+            active |= 1u << p;
+            sm->pipe_wait_of[s] &= (uint8_t)~(1u << p);
+            for (int wi = 0; wi < nw; wi++)
+                for (uint64_t bits = sm->pipe_wait[p][wi] & mine[wi]; bits; bits &= bits - 1) {
+                    int slot = wi * 64 + __builtin_ctzll(bits);
+                    sm->wake[slot] = now;
+                    wait[p] |= 1ull << sc->pos[slot];
+                }
+            in |= wait[p];
+        }
+        if (!in) return;
+        if (sc->last_pos >= 0) {
+            if (sm->policy == SCHED_GTO) first = sc->last_pos;
+            else if (sm->policy == SCHED_LRR) from = ~0ull << (sc->last_pos + 1 == sc->n ? 0 : sc->last_pos + 1);
+        }
+    }
+    for (int i = 0; !t->faulted; i++) {
+        int slot, candidate = 1;
+        if (!by_age) {
+            if (i == nd) break;
+            slot = visit[i];
+            candidate = visit_key[i] < ncand;
+        } else {
+            if (!in) break;
+            int q = first >= 0 && (in >> first & 1) ? first
+                  : __builtin_ctzll(in & from ? in & from : in);
+            uint64_t bit = 1ull << q;
+            in &= ~bit;
+            slot = sc->order[q];
+            unsigned a = active;
+            while (a && !(wait[__builtin_ctz(a)] & bit)) a &= a - 1;
+            if (a) {                          /* a pipe's waiter */
+                int p = __builtin_ctz(a);
+                wait[p] &= ~bit;
+                if (pipe_refuses(sm, p, s, now)) {   /* waits on, as look's refusal */
                     sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
                     sm->wake[slot] = SM_NEVER;
                     continue;
                 }
-                sm->pipe_wait[p][slot / 64] &= ~bit;
-                sw->waits_pipe = PIPE_NONE;
-            }
-            Verdict v = evaluate(sm, t, sw);
-            int candidate = visit_key[i] < ncand;   /* in two-level's pool */
-            if (v.reason == STALL_SELECTED && candidate && issued < sm->cfg->sm.issue_per_scheduler) {
-                if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
-                issue(sm, t, slot, &v);
-                sm->sched[s].last = slot;
-                sm->sched[s].last_pos = policy == SCHED_TWO_LEVEL ? -1 : sc->pos[slot];
-                issued++;
-            } else {
-                if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
-                /* a draining warp stays charged to its last line (the ret) */
-                set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw));
-                /* retired after the loop: retiring edits the lists being walked */
-                if (sw->finishing && !sw->inflight && sw->mem_done <= now) {
-                    sm->wake[slot] = SM_NEVER;
-                    retiring[nretire++] = slot;
-                } else {
-                    wake_refile(sm, slot, v.until);
-                    if (v.on_pipe) {
-                        sm->pipe_wait[v.pipe][slot / 64] |= 1ull << (slot % 64);
-                        sm->pipe_wait_of[s] |= (uint8_t)(1u << v.pipe);
-                        sw->waits_pipe = (uint8_t)v.pipe;
-                    }
-                }
+                sm->pipe_wait[p][slot / 64] &= ~(1ull << (slot % 64));
+                sm->slots[slot].waits_pipe = PIPE_NONE;
             }
         }
+        int issued = tn->issued;
+        look(sm, t, tn, slot, candidate);
+        if (!active || tn->issued == issued || tn->issued < limit) continue;
+        /* no more issues this turn: the waiters of a pipe now refused stay so */
+        for (unsigned a = active; a; a &= a - 1) {
+            int p = __builtin_ctz(a);
+            uint64_t left = in & wait[p];
+            if (!pipe_refuses(sm, p, s, now)) continue;
+            active &= ~(1u << p);
+            in &= ~left;
+            if (left) sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
+            for (; left; left &= left - 1) sm->wake[sc->order[__builtin_ctzll(left)]] = SM_NEVER;
+        }
+    }
+}
+
+uint64_t sm_cycle(Sm *sm, Timing *t)
+{
+    if (!sm->blocks_used) return SM_NEVER;
+    uint64_t now = t->now;
+    if (now < sm->next_wake) return sm->next_wake;    /* nothing here can change yet */
+    if (sm->retry.active) retry_access(sm, t);
+    if (t->step) for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;   /* for --step */
+    int retiring[WARP_MAX * 64], nretire = 0;
+    wheel_advance(sm, now);
+    for (int s = 0; s < sm->nsched && !t->faulted; s++) {
+        Turn tn = { s, 0, retiring + nretire, 0 };
+        turn(sm, t, &tn);
+        nretire += tn.nretire;
     }
     for (int i = 0; i < nretire; i++) retire_warp(sm, t, retiring[i]);
     uint64_t next = wheel_next(sm);

@@ -120,6 +120,7 @@ typedef struct Sm {
                                           instruction holds its scheduler's address stage (0: no such stage) */
     uint64_t agu_free[16];             /* per scheduler: cycle its address stage is free */
     uint8_t has_int;                   /* integer instructions have a pipe of their own */
+    uint8_t by_age;                    /* a turn takes its warps from a word of age positions (sm.c: turn) */
     int *rank;                         /* per slot: visiting order this cycle (scratch) */
     SmRetry retry;                     /* active: read every cycle */
     /* The rest. */
