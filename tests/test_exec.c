@@ -1003,6 +1003,62 @@ static void test_cvt_warp(void **state)
     sim_free(&s);
 }
 
+/* Kernel parameter loads and cvta a register row at a time (exec_fast,
+ * fast_ld_param): every lane gets the parameter, sign-extended from .s32
+ * into a 64-bit register; a guarded half warp loads a .u16 parameter and
+ * the other lanes keep their 7; cvta.shared moves each lane's shared offset
+ * 8t into the generic window (the same distance for every lane, and a
+ * generic store through it lands at the offset) and cvta.to.shared brings
+ * it back over a half warp, the other lanes keeping 99. */
+static void test_param_cvta_warp(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u64[192] zero\n"
+        ".launch k grid=1 block=32 args=(out, -5, 51966)\n"
+        ".entry k (.param .u64 o, .param .s32 n, .param .u16 h)\n{\n"
+        "    .shared .align 8 .b8 buf[256];\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    cvta.to.global.u64 %rd1, %rd1;\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    mul.wide.u32 %rd2, %r1, 8;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    ld.param.s32 %r2, [n];\n"
+        "    cvt.s64.s32 %rd4, %r2;\n"
+        "    st.global.u64 [%rd3], %rd4;\n"
+        "    setp.lt.u32 %p1, %r1, 16;\n"
+        "    mov.u16 %rs1, 7;\n"
+        "    @%p1 ld.param.u16 %rs1, [h];\n"
+        "    cvt.u64.u16 %rd5, %rs1;\n"
+        "    st.global.u64 [%rd3+256], %rd5;\n"
+        "    mov.u64 %rd6, buf;\n"
+        "    add.s64 %rd6, %rd6, %rd2;\n"
+        "    cvta.shared.u64 %rd7, %rd6;\n"
+        "    sub.s64 %rd8, %rd7, %rd6;\n"
+        "    st.global.u64 [%rd3+512], %rd8;\n"
+        "    st.u64 [%rd7], %rd2;\n"
+        "    ld.shared.u64 %rd9, [%rd6];\n"
+        "    st.global.u64 [%rd3+768], %rd9;\n"
+        "    mov.u64 %rd10, 99;\n"
+        "    @%p1 cvta.to.shared.u64 %rd10, %rd7;\n"
+        "    st.global.u64 [%rd3+1024], %rd10;\n"
+        "    st.global.u64 [%rd3+1280], %rd6;\n"
+        "    ret;\n}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint64_t *o = sim_buf(&s, "out");
+    for (int t = 0; t < 32; t++) {
+        assert_int_equal(o[t], (uint64_t)(int64_t)-5);
+        assert_int_equal(o[32 + t], t < 16 ? 51966 : 7);
+        assert_true(o[64 + t] != 0);
+        assert_int_equal(o[64 + t], o[64]);            /* one window for every lane */
+        assert_int_equal(o[96 + t], (uint64_t)t * 8);   /* the generic store landed at the offset */
+        assert_int_equal(o[160 + t], o[160] + (uint64_t)t * 8);   /* buf + 8t */
+        assert_int_equal(o[128 + t], t < 16 ? o[160 + t] : 99);    /* back to the offset */
+    }
+    sim_free(&s);
+}
+
 static void test_cvt(void **state)
 {
     (void)state;
@@ -2620,6 +2676,7 @@ int main(void)
         cmocka_unit_test(test_ftz_sat),
         cmocka_unit_test(test_cvt),
         cmocka_unit_test(test_cvt_warp),
+        cmocka_unit_test(test_param_cvta_warp),
         cmocka_unit_test(test_setp),
         cmocka_unit_test(test_selp_mov),
         cmocka_unit_test(test_special_registers),

@@ -823,6 +823,32 @@ static void defer_lanes(const X *x, LaneMask m)
     d->e[d->n++] = (Deferred){ x->w, x->in, m };
 }
 
+/* A kernel parameter load with no register in its address (every kernel's
+ * first instructions): all lanes read the same bytes, so they are read
+ * once and copied into the destination row.  Returns 0 (the general path
+ * then runs, and reports a fault) for anything else. */
+static int fast_ld_param(const X *x, LaneMask m, ExecOut *out)
+{
+    const Instr *in = x->in;
+    const Operand *mo = &in->opd[1], *ro = &in->opd[0];
+    int bytes = x->bits / 8, ws = x->ws;
+    if (in->op != OP_LD || in->vec != 1 || ro->kind != OPD_REG || mo->r[0] != REG_NONE || mo->is_param == 2 ||
+        bytes < 1)
+        return 0;
+    uint64_t a = address(x, mo, 0);
+    if (a >= FRAME_WINDOW || a % (uint64_t)bytes || a + (uint64_t)bytes > x->k->param_bytes) return 0;
+    uint64_t v = zx(load_elem(x->k->params + a, (DataType)in->type), x->k->entry->regs[ro->r[0]].bits);
+    uint64_t *d = &x->w->r[(size_t)ro->r[0] * (size_t)ws];
+    EACH_LANE(m, l, d[l] = v; out->mem.addr[l] = a);
+    out->has_mem = 1;
+    out->mem.is_store = 0;
+    out->mem.is_atomic = 0;
+    out->mem.bytes = (uint8_t)bytes;
+    out->mem.mask = m;
+    out->mem.space = SP_PARAM;
+    return 1;
+}
+
 /* Scalar and vector (.v2, .v4) loads and stores of 4- and 8-byte elements
  * to global or shared memory (and loads from constant memory), the bulk of every kernel (the back end pairs
  * and quads shared loads as ptxas does), without per-lane dispatch.  Returns 0 if not
@@ -831,6 +857,7 @@ static void defer_lanes(const X *x, LaneMask m)
 static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
 {
     const Instr *in = x->in;
+    if (in->space == SP_PARAM) return fast_ld_param(x, m, out);
     int is_st = in->op == OP_ST;
     const Operand *mo = &in->opd[is_st ? 0 : 1], *ro = &in->opd[is_st ? 1 : 0];
     int esize = x->bits / 8, vec = in->vec;
@@ -1303,6 +1330,29 @@ static int has_row_op(const Instr *in, TypeKind k, int bits)
     }
 }
 
+/* Where cvta moves an address of a state space: the generic window of its
+ * space (global's is 0). */
+static uint64_t cvta_window(Space sp)
+{
+    return sp == SP_SHARED ? MEM_SHARED_WINDOW : sp == SP_LOCAL ? MEM_LOCAL_WINDOW : sp == SP_CONST ? MEM_CONST_WINDOW : 0;
+}
+
+/* cvta of a register, a row at a time (cvta.to.global of each pointer
+ * parameter opens every nvcc kernel).  1 if handled. */
+static int fast_cvta(const X *x, LaneMask m)
+{
+    const Instr *in = x->in;
+    int ws = x->ws;
+    if (in->opd[0].kind != OPD_REG || in->opd[1].kind != OPD_REG) return 0;
+    uint64_t win = cvta_window((Space)in->space), *d = &x->w->r[(size_t)in->opd[0].r[0] * (size_t)ws];
+    const uint64_t *a = &x->w->r[(size_t)in->opd[1].r[0] * (size_t)ws];
+    int dbits = x->k->entry->regs[in->opd[0].r[0]].bits;
+    uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
+    if (in->flags & IF_TO) EACH_LANE(m, l, d[l] = (a[l] - win) & wm);
+    else EACH_LANE(m, l, d[l] = (a[l] + win) & wm);
+    return 1;
+}
+
 /* cvt from one integer type to another without .sat, a row at a time:
  * cvt_op's plain case (extend by the source's signedness, truncate to the
  * destination and extend by its signedness).  1 if handled. */
@@ -1334,6 +1384,7 @@ static int exec_fast(const X *x, LaneMask m)
     int ws = x->ws;
     if (in->op == OP_SETP) return fast_setp(x, m);
     if (in->op == OP_CVT) return fast_cvt_int(x, m);
+    if (in->op == OP_CVTA) return fast_cvta(x, m);
     int bits = x->bits;
     TypeKind k = x->kind;
     if (!has_row_op(in, k, bits)) return 0;
@@ -1530,8 +1581,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     case OP_LD: case OP_ST: rc = exec_ldst(&x, m, out); break;
     case OP_ATOM: case OP_RED: rc = exec_atom(&x, m, out); break;
     case OP_CVTA: {
-        uint64_t win = in->space == SP_SHARED ? MEM_SHARED_WINDOW : in->space == SP_LOCAL ? MEM_LOCAL_WINDOW
-                     : in->space == SP_CONST ? MEM_CONST_WINDOW : 0;
+        uint64_t win = cvta_window((Space)in->space);
         FOR_LANES(m, l) {
             uint64_t a = val(&x, &in->opd[1], l);
             wreg(&x, &in->opd[0], l, (in->flags & IF_TO) ? a - win : a + win);
