@@ -1,7 +1,9 @@
 /* sched.c - warp scheduler policies.  sched_keys puts the warps that are due
  * this cycle in the order the policy would issue them; the SM issues the
  * first ready ones.  Ties never arise: every order is a fixed function of
- * slot ages and the last issued warp.
+ * slot ages and the last issued warp.  (lrr, gto and oldest are the age
+ * order, rotated or led by the last-issued warp: sm.c's turn takes them
+ * from a word of age positions instead of these keys, the same order.)
  *
  *   lrr        loose round robin: start after the warp issued last.
  *   gto        greedy then oldest: keep issuing the last warp while it is
