@@ -15,6 +15,7 @@
  */
 #include "sim/mem/coalesce.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static int log2_exact(uint64_t v)
@@ -181,4 +182,11 @@ void coalesce(const MemAccess *a, int line_bytes, int sector_bytes, int warp_siz
         sec[i].line = m - 1;
     }
     out->nlines = m;
+}
+
+void coalesced_copy(Coalesced *dst, const Coalesced *src)
+{
+    memcpy(dst, src, offsetof(Coalesced, sector));
+    memcpy(dst->sector, src->sector, (size_t)src->nsectors * sizeof src->sector[0]);
+    memcpy(dst->line, src->line, (size_t)src->nlines * sizeof src->line[0]);
 }

@@ -63,5 +63,7 @@ typedef struct Coalesced {
  * Efficiency = bytes_unique (or bytes_requested, Nsight's way, which counts
  * a broadcast once per lane) / bytes_moved. */
 void coalesce(const MemAccess *a, int line_bytes, int sector_bytes, int warp_size, Coalesced *out);
+/* A copy of src's counts, sectors and lines (only the used entries). */
+void coalesced_copy(Coalesced *dst, const Coalesced *src);
 
 #endif

@@ -79,7 +79,8 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     if (sm->slots) memset(sm->slots, 0, (size_t)sm->nslots * sizeof *sm->slots);
     sm->ctas = calloc((size_t)sm->nctas, sizeof *sm->ctas);
     sm->arena = calloc(1, lay_out(sm, NULL));
-    if (!sm->slots || !sm->ctas || !sm->arena) return -1;
+    sm->retry.co = malloc(sizeof *sm->retry.co);
+    if (!sm->slots || !sm->ctas || !sm->arena || !sm->retry.co) return -1;
     lay_out(sm, sm->arena);
     size_t nw = (size_t)sm->nwords;
     for (int i = 0; i < sm->nslots; i++) {
@@ -104,6 +105,7 @@ void sm_free(Sm *sm)
     free(sm->slots);
     free(sm->ctas);
     free(sm->arena);
+    free(sm->retry.co);
     memset(sm, 0, sizeof *sm);
 }
 
@@ -539,7 +541,14 @@ static void hierarchy_access(Sm *sm, Timing *t, int slot, uint32_t pc, const Mem
     SmWarp *sw = &sm->slots[slot];
     if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], SB_NEVER, PEND_LONG);
     sw->inflight++;
-    sm->retry = (SmRetry){ 1, slot, pc, flags, *a };
+    SmRetry *r = &sm->retry;
+    r->active = 1;
+    r->slot = slot;
+    r->tag = pc;
+    r->flags = flags;
+    r->a = *a;
+    r->has_co = co != NULL;
+    if (co) coalesced_copy(r->co, co);
     for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = SM_NEVER;
 }
 
@@ -548,7 +557,7 @@ static int retry_access(Sm *sm, Timing *t)
 {
     SmRetry *r = &sm->retry;
     uint64_t done = 0;
-    int st = memsys_access_ex(t->ms, sm->id, r->slot, r->tag, &r->a, r->flags, t->now, &done);
+    int st = memsys_access_co(t->ms, sm->id, r->slot, r->tag, &r->a, r->has_co ? r->co : NULL, r->flags, t->now, &done);
     if (st == MEM_RETRY) return 1;
     r->active = 0;
     for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = t->now + (uint64_t)sm->pipe_ii[PIPE_LSU];

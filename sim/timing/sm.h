@@ -69,12 +69,16 @@ typedef struct SmCta {
 } SmCta;
 
 /* A global/local access the L1 could not take yet: the LSU holds it and
- * offers it again every cycle (the warps behind see lg_throttle). */
+ * offers it again every cycle (the warps behind see lg_throttle).  The
+ * coalescer's answer is kept with it (co, when has_co): a retry does not
+ * coalesce the warp again. */
 typedef struct SmRetry {
     int active, slot;
     uint32_t tag;
     unsigned flags;
+    int has_co;
     MemAccess a;
+    Coalesced *co;           /* sm_init's, one per SM */
 } SmRetry;
 
 typedef struct Sched {
