@@ -516,6 +516,12 @@ static void test_h100_matmul(void **state)
 }
 
 /* Random requests against a brute-force recount: same sectors, lines, masks. */
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 static void test_random_against_brute_force(void **state)
 {
     (void)state;
@@ -532,6 +538,7 @@ static void test_random_against_brute_force(void **state)
         for (int l = 0; l < W; l++) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             a.addr[l] = 0x70000000 + ((seed >> 20) % span) / a.bytes * a.bytes;
+            if (it % 4 == 3) a.addr[l] += (seed >> 50) % a.bytes;   /* misaligned lanes: the sorting path */
         }
         int lb = geo[it % 5][0], sb = geo[it % 5][1];
         const Coalesced *c = run(&a, lb, sb);
@@ -559,6 +566,15 @@ static void test_random_against_brute_force(void **state)
         int bits = 0;
         for (int k = 0; k < c->nsectors; k++) bits += __builtin_popcount(c->sector[k].lanes);
         assert_int_equal(bits, pairs);
+        /* distinct bytes, a broadcast once */
+        uint64_t byte[W * 32];
+        int nb = 0;
+        for (int l = 0; l < W; l++)
+            for (int b = 0; (a.mask >> l) & 1u && b < a.bytes; b++) byte[nb++] = a.addr[l] + (uint64_t)b;
+        qsort(byte, (size_t)nb, sizeof byte[0], cmp_u64);
+        int distinct = 0;
+        for (int i = 0; i < nb; i++) distinct += i == 0 || byte[i] != byte[i - 1];
+        assert_int_equal(c->bytes_unique, distinct);
     }
 }
 

@@ -23,6 +23,15 @@ static int log2_exact(uint64_t v)
     return v == 0 || (v & (v - 1)) ? -1 : __builtin_ctzll(v);
 }
 
+/* Set bits of v (the builtin is a library call without -mpopcnt). */
+static inline int pop64(uint64_t v)
+{
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((v * 0x0101010101010101ull) >> 56);
+}
+
 static uint64_t align_down(uint64_t x, uint64_t unit, int shift)
 {
     return shift >= 0 ? (x >> shift) << shift : x - x % unit;
@@ -42,27 +51,28 @@ static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t byt
 {
     CoalesceSector *sec = out->sector;
     uint64_t used[WARP_MAX];          /* per sector: which bytes-sized slots lanes touch */
-    int bshift = __builtin_ctzll(bytes), ns = 0, k = -1;
-    /* the sector the last lane hit, its lanes and slots kept in registers
-     * (written back when a lane goes to another sector): neighbouring lanes
-     * mostly share one */
-    uint64_t cur = 0, cur_used = 0;
+    int bshift = __builtin_ctzll(bytes), ns = 0, k = 0;
+    uint64_t slot_of = ((1ull << sshift) >> bshift) - 1;   /* a byte address's slot in its sector: (x >> bshift) & slot_of */
+    /* the sector (address >> sshift) the last lane hit, its lanes and slots
+     * kept in registers (written back when a lane goes to another sector):
+     * neighbouring lanes mostly share one.  No sector number is all ones. */
+    uint64_t cur = ~0ull, cur_used = 0, any = 0;
     LaneMask cur_lanes = 0;
     for (LaneMask m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
-        uint64_t x = a->addr[l], s = x >> sshift << sshift;
-        if (x & (bytes - 1)) return -1;
-        if (k < 0 || cur != s) {
-            if (k >= 0) { sec[k].lanes = cur_lanes; used[k] = cur_used; }
+        uint64_t x = a->addr[l], s = x >> sshift;
+        any |= x;                     /* alignment, checked once at the end */
+        if (s != cur) {
+            if (cur != ~0ull) { sec[k].lanes = cur_lanes; used[k] = cur_used; }
             /* the list is ascending: look from its end (where an ascending
              * warp adds), insert if new */
+            uint64_t sa = s << sshift;
             k = ns;
-            while (k > 0 && sec[k - 1].addr > s) k--;
-            if (k > 0 && sec[k - 1].addr == s) k--;
+            while (k > 0 && sec[k - 1].addr > sa) k--;
+            if (k > 0 && sec[k - 1].addr == sa) k--;
             else {
-                memmove(&sec[k + 1], &sec[k], (size_t)(ns - k) * sizeof sec[0]);
-                memmove(&used[k + 1], &used[k], (size_t)(ns - k) * sizeof used[0]);
-                sec[k].addr = s;
+                for (int i = ns; i > k; i--) { sec[i] = sec[i - 1]; used[i] = used[i - 1]; }
+                sec[k].addr = sa;
                 sec[k].lanes = 0;
                 used[k] = 0;
                 ns++;
@@ -71,14 +81,15 @@ static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t byt
             cur_lanes = sec[k].lanes;
             cur_used = used[k];
         }
-        cur_used |= 1ull << ((x - s) >> bshift);
+        cur_used |= 1ull << ((x >> bshift) & slot_of);
         cur_lanes |= 1u << l;
     }
-    if (k >= 0) { sec[k].lanes = cur_lanes; used[k] = cur_used; }
+    if (any & (bytes - 1)) return -1;
+    if (ns) { sec[k].lanes = cur_lanes; used[k] = cur_used; }
     out->nsectors = ns;
     /* distinct bytes: each slot a lane touched, once */
     int64_t slots = 0;
-    for (int i = 0; i < ns; i++) slots += __builtin_popcountll(used[i]);
+    for (int i = 0; i < ns; i++) slots += pop64(used[i]);
     return slots * (int64_t)bytes;
 }
 
