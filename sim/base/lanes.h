@@ -22,4 +22,13 @@ static inline int lanes_count(LaneMask m)
     return (int)((m * 0x01010101u) >> 24);
 }
 
+/* Set bits of a 64-bit word (sector slots, port and slot sets), the same way. */
+static inline int bits64(uint64_t v)
+{
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((v * 0x0101010101010101ull) >> 56);
+}
+
 #endif

@@ -23,15 +23,6 @@ static int log2_exact(uint64_t v)
     return v == 0 || (v & (v - 1)) ? -1 : __builtin_ctzll(v);
 }
 
-/* Set bits of v (the builtin is a library call without -mpopcnt). */
-static inline int pop64(uint64_t v)
-{
-    v = v - ((v >> 1) & 0x5555555555555555ull);
-    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
-    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (int)((v * 0x0101010101010101ull) >> 56);
-}
-
 static uint64_t align_down(uint64_t x, uint64_t unit, int shift)
 {
     return shift >= 0 ? (x >> shift) << shift : x - x % unit;
@@ -89,7 +80,7 @@ static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t byt
     out->nsectors = ns;
     /* distinct bytes: each slot a lane touched, once */
     int64_t slots = 0;
-    for (int i = 0; i < ns; i++) slots += pop64(used[i]);
+    for (int i = 0; i < ns; i++) slots += bits64(used[i]);
     return slots * (int64_t)bytes;
 }
 

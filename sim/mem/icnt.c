@@ -1,5 +1,6 @@
 /* icnt.c - see icnt.h.  Queues are rings of packets. */
 #include "sim/mem/icnt.h"
+#include "sim/base/lanes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -185,7 +186,7 @@ static void ring_take(Ring *r, int j)
 static int busy_sources(const Icnt *n, int enough)
 {
     int c = 0;
-    for (int i = 0; i < (n->p.nsrc + 63) / 64 && c < enough; i++) c += __builtin_popcountll(n->src_busy[i]);
+    for (int i = 0; i < (n->p.nsrc + 63) / 64 && c < enough; i++) c += bits64(n->src_busy[i]);
     return c;
 }
 
