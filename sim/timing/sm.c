@@ -780,9 +780,16 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
     for (int u = 0; u < sm->nfetch; u++) {
         /* round robin from fetch_rr: the unit's fetchable slots >= fetch_rr, then the rest */
         const uint64_t *mine = &sm->fetch_slots[(size_t)u * (size_t)nw];
-        int served = next_set_in(sm->fetchable, mine, sm->fetch_rr[u], sm->nslots);
-        if (served < 0) served = next_set_in(sm->fetchable, mine, 0, sm->fetch_rr[u]);
-        if (served < 0) continue;
+        int served;
+        if (nw == 1) {                   /* <= 64 slots: the same pick in one word */
+            uint64_t bits = sm->fetchable[0] & mine[0], after = bits & (~0ull << sm->fetch_rr[u]);
+            if (!bits) continue;
+            served = __builtin_ctzll(after ? after : bits);
+        } else {
+            served = next_set_in(sm->fetchable, mine, sm->fetch_rr[u], sm->nslots);
+            if (served < 0) served = next_set_in(sm->fetchable, mine, 0, sm->fetch_rr[u]);
+            if (served < 0) continue;
+        }
         any = 1;
         SmWarp *sw = &sm->slots[served];
         /* a warp that had nothing buffered is looked at again once this lands;
