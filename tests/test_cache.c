@@ -304,9 +304,47 @@ static void touch_and_flush(void **state)
     cache_destroy(c);
 }
 
+/* set_hash: the set is the XOR of the line number's log2(sets)-bit chunks
+ * (a stride of sets lines no longer lands in one set), for every set
+ * count, against the chunk-by-chunk fold; and a lookup finds its line at
+ * every associativity (the scan reads a set's ways eight at a time). */
+static void set_hash_and_ways(void **state)
+{
+    (void)state;
+    uint64_t seed = 7;
+    for (int bits = 1; bits <= 12; bits++) {
+        CacheConfig cfg = { .sets = 1 << bits, .ways = 1, .line_bytes = 128, .sector_bytes = 32, .mshrs = 1,
+                            .max_merge = 1, .set_hash = 1 };
+        CacheUnit *c = cache_create(&cfg);
+        assert_non_null(c);
+        for (int i = 0; i < 2000; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t addr = i < 64 ? (uint64_t)i << (7 + bits) : seed;   /* a power-of-two stride, then anything */
+            uint64_t line = addr >> 7, h = 0;
+            for (uint64_t v = line; v; v >>= bits) h ^= v;
+            assert_int_equal(cache_probe(c, addr).set, (int)(h & (uint64_t)(cfg.sets - 1)));
+        }
+        cache_destroy(c);
+    }
+    /* 2 sets x 20 or 56 ways: fill every way, then find each line (and not
+     * one never installed) */
+    static const int ways[] = { 1, 7, 8, 9, 20, 56 };
+    for (int k = 0; k < 6; k++) {
+        CacheConfig cfg = { .sets = 2, .ways = ways[k], .line_bytes = 128, .sector_bytes = 32, .mshrs = 1,
+                            .max_merge = 1 };
+        CacheUnit *c = cache_create(&cfg);
+        for (int w = 0; w < ways[k]; w++) assert_int_equal(cache_touch(c, (uint64_t)w * 256), 0);   /* set 0 */
+        for (int w = 0; w < ways[k]; w++) assert_int_equal(cache_probe(c, (uint64_t)w * 256).present, 1);
+        assert_int_equal(cache_probe(c, (uint64_t)ways[k] * 256).present, 0);
+        assert_int_equal(cache_probe(c, 128).present, 0);                                          /* set 1 */
+        cache_destroy(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(set_hash_and_ways),
         cmocka_unit_test(geometry_and_masks),
         cmocka_unit_test(lru_sequence),
         cmocka_unit_test(sector_miss_in_present_line),
