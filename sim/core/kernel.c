@@ -102,8 +102,12 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
      * (real hardware leaves them undefined). */
     c->smem = calloc(1, c->smem_bytes ? c->smem_bytes : 1);
     c->lmem = calloc((size_t)c->nthreads, c->lmem_bytes ? c->lmem_bytes : 1);
-    if (!c->warps || !c->smem || !c->lmem) return -1;
     const Entry *e = k->entry;
+    size_t nr = (size_t)(e->nregs ? e->nregs : 1) * (size_t)ws, np = (size_t)(e->npreds ? e->npreds : 1);
+    c->regs = calloc((size_t)c->nwarps * nr, sizeof *c->regs);
+    c->preds = calloc((size_t)c->nwarps * np, sizeof *c->preds);
+    if (k->frame_stride) c->frames = calloc((size_t)c->nwarps * (size_t)ws, k->frame_stride);
+    if (!c->warps || !c->smem || !c->lmem || !c->regs || !c->preds || (k->frame_stride && !c->frames)) return -1;
     for (int i = 0; i < c->nwarps; i++) {
         Warp *w = &c->warps[i];
         w->id = i;
@@ -113,10 +117,9 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
         w->valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
         w->live = w->valid;
         w->frame_bytes = e->frame_bytes;
-        if (k->frame_stride && !(w->fmem = calloc((size_t)ws, k->frame_stride))) return -1;
-        w->r = calloc((size_t)(e->nregs ? e->nregs : 1) * (size_t)ws, sizeof *w->r);
-        w->p = calloc((size_t)(e->npreds ? e->npreds : 1), sizeof *w->p);
-        if (!w->r || !w->p) return -1;
+        if (k->frame_stride) w->fmem = c->frames + (size_t)i * (size_t)ws * k->frame_stride;
+        w->r = c->regs + (size_t)i * nr;
+        w->p = c->preds + (size_t)i * np;
         simt_init(&w->simt, 0, w->valid);
     }
     c->live_warps = c->nwarps;
@@ -130,14 +133,14 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
 void cta_free(Cta *c)
 {
     for (int i = 0; c->warps && i < c->nwarps; i++) {
-        free(c->warps[i].r);
-        free(c->warps[i].p);
-        free(c->warps[i].fmem);
         for (int f = 0; f < c->warps[i].ncalls; f++) { free(c->warps[i].calls[f].saved_r); free(c->warps[i].calls[f].saved_p); }
         free(c->warps[i].calls);
         simt_free(&c->warps[i].simt);
     }
     free(c->warps);
+    free(c->regs);
+    free(c->preds);
+    free(c->frames);
     free(c->smem);
     free(c->lmem);
     check_cta_end(c);

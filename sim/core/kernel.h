@@ -105,6 +105,11 @@ struct Cta {
     uint8_t *smem; uint32_t smem_bytes;
     uint8_t *lmem; uint32_t lmem_bytes;   /* per thread */
     int live_warps;              /* warps with live lanes */
+    /* its warps' registers, predicates and frames, one allocation each
+     * (Warp.r, .p and .fmem point into them) */
+    uint64_t *regs;
+    LaneMask *preds;
+    uint8_t *frames;
     int smid;
     uint32_t bar_arrived[16];    /* threads counted at each barrier (warps x warp size) */
     uint32_t epoch;              /* barrier releases so far (the race check's intervals) */
