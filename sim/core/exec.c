@@ -823,6 +823,18 @@ static void defer_lanes(const X *x, LaneMask m)
     d->e[d->n++] = (Deferred){ x->w, x->in, m };
 }
 
+/* The warp's access for the timing model (ExecOut.mem), not an atomic;
+ * the caller fills the lanes' addresses. */
+static void mem_access(ExecOut *out, int store, int bytes, LaneMask m, int space)
+{
+    out->has_mem = 1;
+    out->mem.is_store = (uint8_t)store;
+    out->mem.is_atomic = 0;
+    out->mem.bytes = (uint8_t)bytes;
+    out->mem.mask = m;
+    out->mem.space = (uint8_t)space;
+}
+
 /* A kernel parameter load with no register in its address (every kernel's
  * first instructions): all lanes read the same bytes, so they are read
  * once and copied into the destination row.  Returns 0 (the general path
@@ -840,12 +852,7 @@ static int fast_ld_param(const X *x, LaneMask m, ExecOut *out)
     uint64_t v = zx(load_elem(x->k->params + a, (DataType)in->type), x->k->entry->regs[ro->r[0]].bits);
     uint64_t *d = &x->w->r[(size_t)ro->r[0] * (size_t)ws];
     EACH_LANE(m, l, d[l] = v; out->mem.addr[l] = a);
-    out->has_mem = 1;
-    out->mem.is_store = 0;
-    out->mem.is_atomic = 0;
-    out->mem.bytes = (uint8_t)bytes;
-    out->mem.mask = m;
-    out->mem.space = SP_PARAM;
+    mem_access(out, 0, bytes, m, SP_PARAM);
     return 1;
 }
 
@@ -877,12 +884,7 @@ static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
     } else return 0;
     if (m && !ldst_lanes(x, m, esize, vec, is_st, mo, row, out)) return 0;
     if (x->defer && in->space == SP_GLOBAL) defer_lanes(x, m);
-    out->has_mem = 1;
-    out->mem.is_store = (uint8_t)is_st;
-    out->mem.is_atomic = 0;
-    out->mem.bytes = (uint8_t)(esize * vec);
-    out->mem.mask = m;
-    out->mem.space = in->space;
+    mem_access(out, is_st, esize * vec, m, in->space);
     return 1;
 }
 
@@ -896,12 +898,7 @@ static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
     const Operand *ro = &in->opd[is_st ? 1 : 0];
     int esize = isa_type_bits((DataType)in->type) / 8;
     int bytes = esize * in->vec;
-    out->has_mem = 1;
-    out->mem.is_store = (uint8_t)is_st;
-    out->mem.is_atomic = 0;
-    out->mem.bytes = (uint8_t)bytes;
-    out->mem.mask = m;
-    out->mem.space = in->space;
+    mem_access(out, is_st, bytes, m, in->space);
     LaneMask held = 0;           /* global lanes left for exec_replay */
     FOR_LANES(m, l) {
         Space sp = (Space)in->space;
@@ -1079,12 +1076,7 @@ static int exec_cp_async(const X *x, LaneMask m, ExecOut *out)
 {
     const Instr *in = x->in;
     int ws = x->ws, n = (int)in->opd[2].imm;
-    out->has_mem = 1;
-    out->mem.is_store = 0;
-    out->mem.is_atomic = 0;
-    out->mem.bytes = (uint8_t)n;
-    out->mem.mask = m;
-    out->mem.space = SP_GLOBAL;
+    mem_access(out, 0, n, m, SP_GLOBAL);
     FOR_LANES(m, l) {
         uint64_t src = address(x, &in->opd[1], l), dst = address(x, &in->opd[0], l);
         int keep = n;
