@@ -690,15 +690,19 @@ static inline int next_set(const uint64_t *m, int from, int hi)
     return -1;
 }
 
-/* The first slot in [from, hi) set in both m and mask, or -1. */
-static inline int next_set_in(const uint64_t *m, const uint64_t *mask, int from, int hi)
+/* Round robin: the first slot set in both m and mask at or after from,
+ * else the first below it (mask has no bits past the last slot).  Word
+ * by word from from's, wrapping round to it: with one word (64 slots or
+ * fewer) two masks and a count of trailing zeros. */
+static inline int next_set_round(const uint64_t *m, const uint64_t *mask, int from, int nw)
 {
-    for (int wi = from / 64; from < hi; wi++, from = wi * 64) {
-        uint64_t bits = m[wi] & mask[wi] & (~0ull << (from % 64));
-        if (bits) {
-            int i = wi * 64 + __builtin_ctzll(bits);
-            return i < hi ? i : -1;
-        }
+    int w0 = from / 64;
+    uint64_t first = m[w0] & mask[w0], after = first & (~0ull << (from % 64));
+    if (after) return w0 * 64 + __builtin_ctzll(after);
+    for (int k = 1; k <= nw; k++) {          /* k == nw: w0 again, its bits below from */
+        int wi = w0 + k < nw ? w0 + k : w0 + k - nw;
+        uint64_t bits = m[wi] & mask[wi];
+        if (bits) return wi * 64 + __builtin_ctzll(bits);
     }
     return -1;
 }
@@ -780,16 +784,8 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
     for (int u = 0; u < sm->nfetch; u++) {
         /* round robin from fetch_rr: the unit's fetchable slots >= fetch_rr, then the rest */
         const uint64_t *mine = &sm->fetch_slots[(size_t)u * (size_t)nw];
-        int served;
-        if (nw == 1) {                   /* <= 64 slots: the same pick in one word */
-            uint64_t bits = sm->fetchable[0] & mine[0], after = bits & (~0ull << sm->fetch_rr[u]);
-            if (!bits) continue;
-            served = __builtin_ctzll(after ? after : bits);
-        } else {
-            served = next_set_in(sm->fetchable, mine, sm->fetch_rr[u], sm->nslots);
-            if (served < 0) served = next_set_in(sm->fetchable, mine, 0, sm->fetch_rr[u]);
-            if (served < 0) continue;
-        }
+        int served = next_set_round(sm->fetchable, mine, sm->fetch_rr[u], nw);
+        if (served < 0) continue;
         any = 1;
         SmWarp *sw = &sm->slots[served];
         /* a warp that had nothing buffered is looked at again once this lands;
