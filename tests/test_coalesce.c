@@ -515,13 +515,47 @@ static void test_h100_matmul(void **state)
     assert_int_equal(tiled.st_sec, 8192);
 }
 
-/* Random requests against a brute-force recount: same sectors, lines, masks. */
 static int cmp_u64(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return a < b ? -1 : a > b;
 }
 
+/* coalesced_copy (what a held access keeps): the counts and the used
+ * sectors and lines, whatever was in the destination.  Stride 132 bytes
+ * from 0x1000: lane l's 4 bytes at 0x1000 + 132 l lie in line 32 + l
+ * (132 l / 128 = l while 4 l < 128) and in a sector of their own, so 32
+ * sectors in 32 lines, 128 bytes used of 1,024 moved. */
+static void test_coalesced_copy(void **state)
+{
+    (void)state;
+    static Coalesced src, dst;
+    MemAccess a = strided(4, 0x1000, 132, 0xffffffffu);
+    coalesce(&a, 128, 32, WARP_MAX, &src);
+    memset(&dst, 0xab, sizeof dst);
+    coalesced_copy(&dst, &src);
+    assert_int_equal(dst.requests, 1);
+    assert_int_equal(dst.nsectors, 32);
+    assert_int_equal(dst.nlines, 32);
+    assert_int_equal(dst.bytes_requested, 128);
+    assert_int_equal(dst.bytes_unique, 128);
+    assert_int_equal(dst.bytes_moved, 1024);
+    assert_int_equal(dst.line[31].addr, (32 + 31) * 128);
+    for (int i = 0; i < src.nsectors; i++) {
+        assert_int_equal(dst.sector[i].addr, src.sector[i].addr);
+        assert_int_equal(dst.sector[i].lanes, src.sector[i].lanes);
+        assert_int_equal(dst.sector[i].line, src.sector[i].line);
+    }
+    for (int i = 0; i < src.nlines; i++) {
+        assert_int_equal(dst.line[i].addr, src.line[i].addr);
+        assert_int_equal(dst.line[i].sector_mask, src.line[i].sector_mask);
+        assert_int_equal(dst.line[i].lanes, src.line[i].lanes);
+        assert_int_equal(dst.line[i].first, src.line[i].first);
+        assert_int_equal(dst.line[i].count, src.line[i].count);
+    }
+}
+
+/* Random requests against a brute-force recount: same sectors, lines, masks. */
 static void test_random_against_brute_force(void **state)
 {
     (void)state;
@@ -594,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_h100_bank_ld),
         cmocka_unit_test(test_h100_transpose),
         cmocka_unit_test(test_h100_matmul),
+        cmocka_unit_test(test_coalesced_copy),
         cmocka_unit_test(test_random_against_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

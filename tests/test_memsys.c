@@ -24,6 +24,7 @@
 
 #include "isa/diag.h"
 #include "sim/base/config.h"
+#include "sim/mem/coalesce.h"
 #include "sim/mem/memsys.h"
 #include "sim/mem/icnt.h"
 
@@ -365,6 +366,48 @@ static void constant_broadcast(void **state)
 }
 
 /* ---- back-pressure ----------------------------------------------------------------- */
+
+
+/* A held access keeps its coalesced lines (sm.c's SmRetry.co): the retry
+ * given those lines must be the retry that coalesces again.  SM 0's 4-lane
+ * scattered load takes the tag stage for cycles 0-3 (4 lines); the full
+ * warp's load at cycle 1 is refused (tag stage busy) and taken at 4.
+ * Counters: 2 load requests; 4 + 4 sectors (4 lanes in 4 lines; 32 x 4
+ * contiguous bytes in one line); 1 busy refusal; the same completion. */
+static void retry_with_held_lines(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    uint64_t when[2];
+    MemStats got[2];
+    for (int held = 0; held < 2; held++) {
+        Sim *s = sim_new(&c);
+        MemAccess scattered = warp(SP_GLOBAL, G, 128, 4), next = ld(G + 65536);
+        scattered.mask = 0xfu;
+        static Coalesced co;
+        coalesce(&next, c.l1.line_bytes, c.l1.sector_bytes, c.sm.warp_size, &co);
+        uint64_t done;
+        assert_int_equal(memsys_access(s->m, 0, 0, 1, &scattered, 0, &done), MEM_PENDING);
+        assert_int_equal(memsys_sm_ready(s->m, 0), 4);
+        advance(s, 1);
+        assert_int_equal(memsys_access_co(s->m, 0, 1, 2, &next, &co, 0, 1, &done), MEM_RETRY);
+        advance(s, 4);
+        assert_int_equal(memsys_access_co(s->m, 0, 1, 2, &next, held ? &co : NULL, 0, 4, &done), MEM_PENDING);
+        drain(s);
+        when[held] = done_at(s, 2);
+        got[held] = *memsys_stats(s->m);
+        memsys_destroy(s->m);
+    }
+    for (int held = 0; held < 2; held++) {
+        assert_int_equal(got[held].l1_requests_ld, 2);
+        assert_int_equal(got[held].l1_sectors_ld, 8);
+        assert_int_equal(got[held].retry_l1_busy, 1);
+        assert_int_equal(got[held].bytes_requested, 4 * 4 + 32 * 4);
+    }
+    assert_int_equal(when[0], when[1]);
+    assert_int_equal(got[0].l1_sector_misses, got[1].l1_sector_misses);
+    assert_int_equal(got[0].l2_sector_misses, got[1].l2_sector_misses);
+}
 
 /* A load scattered over 32 lines holds the L1 tag stage 32 cycles (one
  * line per cycle) and takes all 32 MSHRs: the next load is refused at
@@ -922,6 +965,7 @@ int main(void)
         cmocka_unit_test(write_back_stores),
         cmocka_unit_test(constant_broadcast),
         cmocka_unit_test(retry_l1_busy_and_mshrs),
+        cmocka_unit_test(retry_with_held_lines),
         cmocka_unit_test(retry_icnt_full),
         cmocka_unit_test(icnt_visits_busy_ports),
         cmocka_unit_test(icnt_glance_many_sources),

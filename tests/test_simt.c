@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "sim/base/lanes.h"
 #include "sim/core/simt.h"
 
 #define ALL 0xffffffffu
@@ -281,9 +282,26 @@ static void test_deep_nesting(void **state)
     simt_free(&s);
 }
 
+/* lanes.h's bit counts (active lanes, sector slots, port sets), on
+ * hand-counted words. */
+static void test_bit_counts(void **state)
+{
+    (void)state;
+    assert_int_equal(lanes_count(0), 0);
+    assert_int_equal(lanes_count(0xffffffffu), 32);
+    assert_int_equal(lanes_count(0x80000001u), 2);
+    assert_int_equal(lanes_count(0x0000ffffu), 16);
+    assert_int_equal(bits64(0), 0);
+    assert_int_equal(bits64(~0ull), 64);
+    assert_int_equal(bits64(0x8000000000000001ull), 2);
+    assert_int_equal(bits64(0x00ff00ff00ff00ffull), 32);
+    assert_int_equal(bits64(0xf000000000000000ull), 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bit_counts),
         cmocka_unit_test(test_init),
         cmocka_unit_test(test_if_else_order),
         cmocka_unit_test(test_nested_depth3),
