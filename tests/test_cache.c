@@ -306,8 +306,8 @@ static void touch_and_flush(void **state)
 
 /* set_hash: the set is the XOR of the line number's log2(sets)-bit chunks
  * (a stride of sets lines no longer lands in one set), for every set
- * count, against the chunk-by-chunk fold; and a lookup finds its line at
- * every associativity (the scan reads a set's ways eight at a time). */
+ * count, against the chunk-by-chunk fold; and a lookup finds each line of a
+ * full set, and misses one never installed, at 1 to 56 ways. */
 static void set_hash_and_ways(void **state)
 {
     (void)state;
@@ -326,8 +326,8 @@ static void set_hash_and_ways(void **state)
         }
         cache_destroy(c);
     }
-    /* 2 sets x 20 or 56 ways: fill every way, then find each line (and not
-     * one never installed) */
+    /* 2 sets of 1 to 56 ways: fill set 0's ways, find each line, miss the
+     * next line of set 0 and a line of set 1 */
     static const int ways[] = { 1, 7, 8, 9, 20, 56 };
     for (int k = 0; k < 6; k++) {
         CacheConfig cfg = { .sets = 2, .ways = ways[k], .line_bytes = 128, .sector_bytes = 32, .mshrs = 1,

@@ -46,7 +46,8 @@ static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t byt
     uint64_t slot_of = ((1ull << sshift) >> bshift) - 1;   /* a byte address's slot in its sector: (x >> bshift) & slot_of */
     /* the sector (address >> sshift) the last lane hit, its lanes and slots
      * kept in registers (written back when a lane goes to another sector):
-     * neighbouring lanes mostly share one.  No sector number is all ones. */
+     * neighbouring lanes mostly share one.  Sectors are 4 bytes or more, so
+     * no sector number is all ones. */
     uint64_t cur = ~0ull, cur_used = 0, any = 0;
     LaneMask cur_lanes = 0;
     for (LaneMask m = active; m; m &= m - 1) {
