@@ -304,6 +304,39 @@ static void touch_and_flush(void **state)
     cache_destroy(c);
 }
 
+/* cache_pristine: a unit stays as created through lookups, victim queries
+ * and flushes (nothing to write back), and stops being so at the first
+ * read (even one refused: its failure is counted), write or touch. */
+static void pristine_until_used(void **state)
+{
+    (void)state;
+    CacheUnit *c = mk(1, 1, 0, 0);
+    uint32_t dirty = 9;
+    assert_int_equal(cache_pristine(c), 1);
+    assert_int_equal(cache_probe(c, A).present, 0);
+    assert_int_equal(cache_victim(c, B, &dirty), 1);
+    assert_int_equal(dirty, 0);
+    assert_int_equal(cache_flush(c, NULL, NULL), 0);
+    assert_int_equal(cache_pristine(c), 1);
+    CacheResult r;
+    assert_int_equal(cache_read(c, D, FULL, 1, &r), CACHE_FAIL_MSHR);   /* no MSHRs */
+    assert_int_equal(cache_pristine(c), 0);
+    assert_int_equal(cache_stats(c)->fail_mshr, 1);
+    cache_destroy(c);
+    c = mk(1, 1, 4, 4);
+    assert_int_equal(rd(c, A, FULL), CACHE_MISS);
+    assert_int_equal(cache_pristine(c), 0);
+    cache_destroy(c);
+    c = mk(1, 1, 4, 4);
+    cache_write(c, A, 0x1, &r);
+    assert_int_equal(cache_pristine(c), 0);
+    cache_destroy(c);
+    c = mk(1, 1, 4, 4);
+    assert_int_equal(cache_touch(c, A), 0);
+    assert_int_equal(cache_pristine(c), 0);
+    cache_destroy(c);
+}
+
 /* set_hash: the set is the XOR of the line number's log2(sets)-bit chunks
  * (a stride of sets lines no longer lands in one set), for every set
  * count, against the chunk-by-chunk fold; and a lookup finds each line of a
@@ -353,6 +386,7 @@ int main(void)
         cmocka_unit_test(mshr_merge),
         cmocka_unit_test(mshrs_full_retry),
         cmocka_unit_test(touch_and_flush),
+        cmocka_unit_test(pristine_until_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

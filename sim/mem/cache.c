@@ -37,6 +37,7 @@ struct CacheUnit {
     CacheWaiter *wait;         /* mshr i owns wait[i * max_merge ...] */
     int free_mshr, nfree;
     uint64_t stamp;
+    int used;                  /* read, written, filled or touched since cache_create */
     CacheStats st;
 };
 
@@ -80,7 +81,10 @@ CacheUnit *cache_create(const CacheConfig *cfg)
     c->recent = calloc(RECENT, sizeof *c->recent);
     c->reserved = calloc((size_t)cfg->sets, sizeof *c->reserved);
     c->mshr = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1), sizeof *c->mshr);
-    c->wait = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1) * (size_t)(cfg->max_merge > 0 ? cfg->max_merge : 1),
+    /* not cleared: an MSHR's waiters are written before they are read
+     * (nwait), and an L1's array is large (hopper.ini: 512 x 64 x 8 bytes
+     * = 256 KiB, made again for each launch's carve-out on 132 SMs) */
+    c->wait = malloc((size_t)(cfg->mshrs ? cfg->mshrs : 1) * (size_t)(cfg->max_merge > 0 ? cfg->max_merge : 1) *
                      sizeof *c->wait);
     if (!c->lines || !c->tags || !c->recent || !c->reserved || !c->mshr || !c->wait || cfg->ways > UINT16_MAX) { cache_destroy(c); return NULL; }
     for (size_t i = 0; i < nl; i++) {
@@ -111,6 +115,7 @@ void cache_destroy(CacheUnit *c)
 const CacheConfig *cache_config(const CacheUnit *c) { return &c->cfg; }
 const CacheStats *cache_stats(const CacheUnit *c) { return &c->st; }
 int cache_mshrs_free(const CacheUnit *c) { return c->nfree; }
+int cache_pristine(const CacheUnit *c) { return !c->used; }
 
 uint64_t cache_line_addr(const CacheUnit *c, uint64_t addr) { return addr >> c->line_shift << c->line_shift; }
 
@@ -263,6 +268,7 @@ static CacheOutcome fail(CacheUnit *c, CacheResult *r, CacheOutcome o)
 
 CacheOutcome cache_read(CacheUnit *c, uint64_t addr, uint32_t want, uint32_t id, CacheResult *r)
 {
+    c->used = 1;
     want &= c->full;
     int i = find(c, addr);
     if (i >= 0) {
@@ -316,6 +322,7 @@ CacheOutcome cache_write(CacheUnit *c, uint64_t addr, uint32_t sectors, CacheRes
 CacheOutcome cache_write_as(CacheUnit *c, uint64_t addr, uint32_t sectors, int write_back, int alloc_on_write,
                             CacheResult *r)
 {
+    c->used = 1;
     sectors &= c->full;
     int i = find(c, addr);
     if (i >= 0) {
@@ -350,12 +357,14 @@ CacheOutcome cache_write_as(CacheUnit *c, uint64_t addr, uint32_t sectors, int w
 
 void cache_set_dirty(CacheUnit *c, uint64_t addr, uint32_t sectors)
 {
+    c->used = 1;
     int i = find(c, addr);
     if (i >= 0) c->lines[i].dirty |= sectors & c->lines[i].valid;
 }
 
 int cache_fill(CacheUnit *c, uint64_t addr, uint32_t sectors, CacheWaiter *out)
 {
+    c->used = 1;
     int i = find(c, addr);
     if (i < 0 || c->lines[i].mshr < 0) return 0;
     Line *l = &c->lines[i];
@@ -377,6 +386,7 @@ int cache_fill(CacheUnit *c, uint64_t addr, uint32_t sectors, CacheWaiter *out)
 
 int cache_touch(CacheUnit *c, uint64_t addr)
 {
+    c->used = 1;
     int i = find(c, addr);
     if (i >= 0 && c->lines[i].valid == c->full) {
         touch(c, &c->lines[i]);

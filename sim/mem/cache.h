@@ -136,4 +136,8 @@ int cache_flush(CacheUnit *c, void (*fn)(void *ctx, uint64_t addr, uint32_t dirt
 
 const CacheStats *cache_stats(const CacheUnit *c);
 
+/* 1 while nothing has read, written, filled or touched the unit since
+ * cache_create (lookups and flushes leave it so): it is still as created. */
+int cache_pristine(const CacheUnit *c);
+
 #endif

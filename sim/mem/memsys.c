@@ -1317,10 +1317,14 @@ void memsys_part_counters(const MemSys *m, int part, MemPartCounters *out)
 }
 
 /* Give every SM a new, empty L1 of geometry l1: the old one's dirty lines
- * (local memory) go to L2 first, as memsys_flush writes them. */
-static int replace_l1s(MemSys *m, const CacheConfig *l1)
+ * (local memory) go to L2 first, as memsys_flush writes them.  keep (l1
+ * is the L1s' geometry already): an L1 still as created stays, being what
+ * a new one would be (each launch replaced them twice on a unified-L1
+ * config: its carve-out, then invalidate_on_launch). */
+static int replace_l1s(MemSys *m, const CacheConfig *l1, int keep)
 {
     for (int i = 0; i < m->nsms; i++) {
+        if (keep && cache_pristine(m->sm[i].l1)) { m->sm[i].gen_l1++; continue; }
         CacheUnit *c = cache_create(l1);
         if (!c) return -1;
         cache_flush(m->sm[i].l1, flush_l1_line, m);
@@ -1342,12 +1346,12 @@ int memsys_set_l1_bytes(MemSys *m, int64_t bytes)
     if (lines < 1 || lines % sets) return -1;
     l1.sets = sets;
     l1.ways = lines / sets;
-    return replace_l1s(m, &l1);
+    return replace_l1s(m, &l1, 0);
 }
 
 int memsys_invalidate_l1(MemSys *m)
 {
     if (memsys_busy(m)) return 0;   /* between launches only */
     CacheConfig l1 = m->l1_cfg;
-    return replace_l1s(m, &l1);
+    return replace_l1s(m, &l1, 1);   /* a launch's new carve-out (memsys_set_l1_bytes) left them empty */
 }
