@@ -63,7 +63,7 @@ static int ring_init(Ring *r, int cap)
 {
     r->cap = cap > 0 ? cap : 1;
     r->head = r->n = 0;
-    r->p = calloc((size_t)r->cap, sizeof *r->p);
+    r->p = malloc((size_t)r->cap * sizeof *r->p);   /* entries are read only once pushed */
     return r->p ? 0 : -1;
 }
 
