@@ -606,8 +606,10 @@ static void test_retry_sleep_same_as_polling(void **state)
 }
 
 /* A scheduler's turn takes its warps from a word of age positions and
- * passes over a busy pipe's waiters together (sm.c: turn); --step sorts
- * every turn's warps by sched_keys and looks at each waiter.  Both must
+ * passes over a busy pipe's waiters together (sm.c: turn), and a warp
+ * found ready but not picked is, while its pipe stays free, not judged
+ * again until it can issue (sm.c: look); --step sorts every turn's warps
+ * by sched_keys and judges each warp it looks at.  Both must
  * give the same run under each policy that walks by age: lrr, gto, oldest,
  * with one and two issue slots a scheduler.  fermi tiled_mm keeps about 20
  * warps a scheduler waiting for its two shared SP groups; hopper naive_mm
@@ -617,7 +619,7 @@ static void test_turn_by_age_same_as_sorted(void **state)
     (void)state;
     AsmDefine mm[] = { { "M", "64" }, { "N", "64" }, { "K", "64" } };
     const char *policies[] = { "sched.policy=lrr", "sched.policy=gto", "sched.policy=oldest" };
-    uint64_t throttled = 0;
+    uint64_t throttled = 0, unpicked = 0;
     for (int cfg = 0; cfg < 2; cfg++)
         for (size_t pi = 0; pi < sizeof policies / sizeof policies[0]; pi++)
             for (int issue = 1; issue <= 2; issue++) {
@@ -637,10 +639,12 @@ static void test_turn_by_age_same_as_sorted(void **state)
                     for (int s = 0; s < STALL_COUNT; s++)
                         assert_int_equal(a.stats.line[l].stall[s], b.stats.line[l].stall[s]);
                 throttled += a.stats.stall[STALL_MATH_PIPE_THROTTLE];
+                unpicked += a.stats.stall[STALL_NOT_SELECTED];
                 run_free(&a);
                 run_free(&b);
             }
     assert_true(throttled > 100000);   /* the pipes' waiters were exercised */
+    assert_true(unpicked > 50000);     /* and ready warps not picked */
 }
 
 /* The L2 atomic unit's occupancy (memsys.c, l2.atom_lane_cycles): a request

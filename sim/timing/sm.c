@@ -477,6 +477,7 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
         sw->operands_ready = 1;
     }
     v.pipe = pipe_of(sm, in);
+    sw->pipe = (uint8_t)v.pipe;
     if (v.pipe == PIPE_NONE) return v;
     if (v.pipe == PIPE_LSU && sm->agu_ii && sm->agu_free[sw->sched] > now) {   /* its block's address stage */
         v.reason = in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
@@ -816,6 +817,14 @@ static inline int pipe_refuses(const Sm *sm, int p, int s, uint64_t now)
     return !pipe_free_for(sm, p, s, now) && !(p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > now);
 }
 
+/* Would evaluate find pipe p free for scheduler s's warp now: its
+ * address stage (the LSU) and a group of it? */
+static inline int pipe_takes(const Sm *sm, int p, int s, uint64_t now)
+{
+    if (p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > now) return 0;
+    return pipe_free_for(sm, p, s, now);
+}
+
 /* Scheduler tn->s looks at a due warp: issues it if it is ready, in the
  * policy's pool (candidate) and an issue slot is left, else records why it
  * waits and when to look again. */
@@ -837,8 +846,19 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
         sm->pipe_wait[p][slot / 64] &= ~bit;
         sw->waits_pipe = PIPE_NONE;
     }
+    int may_issue = candidate && tn->issued < sm->cfg->sm.issue_per_scheduler;
+    if (!may_issue && !t->step && sw->state == STALL_NOT_SELECTED && !sw->finishing && sw->operands_ready &&
+        (sw->pipe == PIPE_NONE || pipe_takes(sm, sw->pipe, s, now))) {
+        /* ready at its last look and not picked: nothing but its own issue
+         * changes its registers, buffer or pc, so evaluate would find it
+         * ready again if its pipe is free, and it is again not picked (the
+         * state stays).  --step evaluates every look: test_timing's
+         * turn_by_age_same_as_sorted compares the two. */
+        wake_refile(sm, slot, now + 1);
+        return;
+    }
     Verdict v = evaluate(sm, t, sw);
-    if (v.reason == STALL_SELECTED && candidate && tn->issued < sm->cfg->sm.issue_per_scheduler) {
+    if (v.reason == STALL_SELECTED && may_issue) {
         if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
         issue(sm, t, slot, &v);
         sm->sched[s].last = slot;
