@@ -566,13 +566,14 @@ static void test_random_against_brute_force(void **state)
         MemAccess a = strided(4, 0, 0, 0);
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         a.bytes = (uint8_t)sizes[(seed >> 33) % 6];
-        a.mask = (LaneMask)(seed >> 11);
+        a.mask = it % 3 == 1 ? ~0u : (LaneMask)(seed >> 11);   /* a whole warp: full_warp_sectors */
         a.is_store = (uint8_t)(seed >> 63);
         uint64_t span = 1u << ((seed >> 40) % 12 + 6);
         for (int l = 0; l < W; l++) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             a.addr[l] = 0x70000000 + ((seed >> 20) % span) / a.bytes * a.bytes;
             if (it % 4 == 3) a.addr[l] += (seed >> 50) % a.bytes;   /* misaligned lanes: the sorting path */
+            if (it % 6 == 1 && l % 8) a.addr[l] = a.addr[l - 1] + (uint64_t)a.bytes * ((seed >> 60) % 3);   /* runs */
         }
         int lb = geo[it % 5][0], sb = geo[it % 5][1];
         const Coalesced *c = run(&a, lb, sb);

@@ -33,6 +33,60 @@ typedef struct LaneAddr {
     int lane;
 } LaneAddr;
 
+/* Sector address sa's entry in the ascending list sec[0..ns) (with each
+ * one's slot bits in used), inserted if new.  Looks from the end, where an
+ * ascending warp adds. */
+static inline int sector_entry(CoalesceSector *sec, uint64_t *used, int *ns, uint64_t sa)
+{
+    int k = *ns;
+    while (k > 0 && sec[k - 1].addr > sa) k--;
+    if (k > 0 && sec[k - 1].addr == sa) return k - 1;
+    for (int i = *ns; i > k; i--) { sec[i] = sec[i - 1]; used[i] = used[i - 1]; }
+    sec[k].addr = sa;
+    sec[k].lanes = 0;
+    used[k] = 0;
+    (*ns)++;
+    return k;
+}
+
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* All 32 lanes, each access 1 << bshift bytes (a constant where inlined):
+ * lane by lane with no mask to walk, the lanes of a run in one sector
+ * taken as a range when the run ends, the slot bit by constant shifts. */
+static ALWAYS_INLINE int64_t full_warp_sectors(const uint64_t *x, int bshift, int sshift, Coalesced *out)
+{
+    CoalesceSector *sec = out->sector;
+    uint64_t used[WARP_MAX];
+    uint64_t base_of = ~((1ull << sshift) - 1), slot_of = ((1ull << sshift) >> bshift) - 1;
+    uint64_t cur = x[0] & base_of, cur_used = 0, any = 0;
+    int ns = 0, k = sector_entry(sec, used, &ns, cur), start = 0;
+    for (int l = 0; l < WARP_MAX; l++) {
+        uint64_t sa = x[l] & base_of;
+        any |= x[l];
+        if (sa != cur) {              /* lanes [start, l) were in sector k */
+            sec[k].lanes |= ((1u << l) - 1u) & (~0u << start);
+            used[k] = cur_used;
+            k = sector_entry(sec, used, &ns, sa);
+            cur = sa;
+            cur_used = used[k];
+            start = l;
+        }
+        cur_used |= 1ull << ((x[l] >> bshift) & slot_of);
+    }
+    if (any & ((1ull << bshift) - 1)) return -1;
+    sec[k].lanes |= ~0u << start;
+    used[k] = cur_used;
+    out->nsectors = ns;
+    int64_t slots = 0;
+    for (int i = 0; i < ns; i++) slots += bits64(used[i]);
+    return slots << bshift;
+}
+
 /* The usual case, without sorting the lanes: every lane's access is
  * naturally aligned (bytes a power of two that divides its address, at
  * most the sector), so it lies in one sector, and two lanes' byte ranges
@@ -40,6 +94,11 @@ typedef struct LaneAddr {
  * distinct bytes; -1 (nothing usable written) if a lane is not aligned. */
 static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t bytes, int sshift, Coalesced *out)
 {
+    if (active == UINT32_MAX) {       /* the whole warp: the common sizes by constant shifts */
+        if (bytes == 4) return full_warp_sectors(a->addr, 2, sshift, out);
+        if (bytes == 8) return full_warp_sectors(a->addr, 3, sshift, out);
+        return full_warp_sectors(a->addr, __builtin_ctzll(bytes), sshift, out);
+    }
     CoalesceSector *sec = out->sector;
     uint64_t used[WARP_MAX];          /* per sector: which bytes-sized slots lanes touch */
     int bshift = __builtin_ctzll(bytes), ns = 0, k = 0;
@@ -56,19 +115,7 @@ static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t byt
         any |= x;                     /* alignment, checked once at the end */
         if (s != cur) {
             if (cur != ~0ull) { sec[k].lanes = cur_lanes; used[k] = cur_used; }
-            /* the list is ascending: look from its end (where an ascending
-             * warp adds), insert if new */
-            uint64_t sa = s << sshift;
-            k = ns;
-            while (k > 0 && sec[k - 1].addr > sa) k--;
-            if (k > 0 && sec[k - 1].addr == sa) k--;
-            else {
-                for (int i = ns; i > k; i--) { sec[i] = sec[i - 1]; used[i] = used[i - 1]; }
-                sec[k].addr = sa;
-                sec[k].lanes = 0;
-                used[k] = 0;
-                ns++;
-            }
+            k = sector_entry(sec, used, &ns, s << sshift);
             cur = s;
             cur_lanes = sec[k].lanes;
             cur_used = used[k];
