@@ -24,6 +24,7 @@ typedef struct Req {
 typedef struct Bank {
     int cur;                     /* request being served, -1 none */
     int open;
+    int group;                   /* its bank group: bank % bank_groups */
     uint64_t row;
     uint64_t act_ok, col_ok, pre_ok;
     uint64_t when;               /* cached legal() of its next command */
@@ -171,7 +172,10 @@ Dram *dram_create(const DramParams *p, DramDoneFn done, void *ctx)
         ch->ret = calloc((size_t)ch->ret_cap, sizeof *ch->ret);
         if (!ch->q || !ch->bank || !ch->nwait || !ch->grp_col || !ch->ret) { dram_destroy(d); return NULL; }
         for (int i = 0; i < p->queue_depth; i++) ch->q[i].next_free = i + 1 < p->queue_depth ? i + 1 : -1;
-        for (int b = 0; b < p->banks; b++) ch->bank[b].cur = -1;
+        for (int b = 0; b < p->banks; b++) {
+            ch->bank[b].cur = -1;
+            ch->bank[b].group = b % p->bank_groups;
+        }
         ch->next_d = UINT64_MAX;
     }
     return d;
@@ -199,19 +203,30 @@ static uint64_t sub_floor(uint64_t a, int b) { return a > (uint64_t)b ? a - (uin
 
 typedef enum Cmd { CMD_COL, CMD_ACT, CMD_PRE } Cmd;
 
+/* The channel's part of a column command's rules, the same for every
+ * bank: tCCD, tWTR (reads) and the data bus (its burst must not overlap
+ * the one before). */
+typedef struct ColRules {
+    uint64_t rd, wr;
+} ColRules;
+
+static ColRules col_rules(const Dram *d, const Chan *ch)
+{
+    ColRules c;
+    c.wr = max64(ch->col_any, sub_floor(ch->bus_free, d->p.tWL));
+    c.rd = max64(max64(ch->col_any, ch->rd_ok), sub_floor(ch->bus_free, d->p.tCL));
+    return c;
+}
+
 /* The next command bank b needs for its request, and the first clock it
- * is legal. */
-static uint64_t legal(const Dram *d, const Chan *ch, int b, Cmd *cmd)
+ * is legal (cr: col_rules of the channel as it is now). */
+static uint64_t legal(const Chan *ch, const ColRules *cr, int b, Cmd *cmd)
 {
     const Bank *bk = &ch->bank[b];
     const Req *r = &ch->q[bk->cur];
-    const DramParams *p = &d->p;
     if (bk->open && bk->row == r->row) {
         *cmd = CMD_COL;
-        uint64_t t = max64(max64(bk->col_ok, ch->col_any), ch->grp_col[b % p->bank_groups]);
-        /* data must not overlap the burst on the bus */
-        if (r->is_write) return max64(t, sub_floor(ch->bus_free, p->tWL));
-        return max64(max64(t, ch->rd_ok), sub_floor(ch->bus_free, p->tCL));
+        return max64(max64(bk->col_ok, ch->grp_col[bk->group]), r->is_write ? cr->wr : cr->rd);
     }
     if (!bk->open) { *cmd = CMD_ACT; return max64(bk->act_ok, ch->act_any); }
     *cmd = CMD_PRE;
@@ -222,10 +237,11 @@ static void recompute_next(Dram *d, Chan *ch)
 {
     uint64_t n = UINT64_MAX;
     if (ch->ret_n) n = ch->ret[ch->ret_head].end;
+    ColRules cr = col_rules(d, ch);
     for (uint64_t x = ch->serving; x; x &= x - 1) {
         Bank *bk = &ch->bank[__builtin_ctzll(x)];
         Cmd c;
-        bk->when = legal(d, ch, __builtin_ctzll(x), &c);
+        bk->when = legal(ch, &cr, __builtin_ctzll(x), &c);
         bk->cmd = (int)c;
         if (bk->when < n) n = bk->when;
     }
@@ -243,6 +259,7 @@ static void assign(Dram *d, Chan *ch, uint64_t now_d)
     if (!(ch->waiting & ~ch->serving)) return;   /* no idle bank has work queued */
     int best[64];
     for (int b = 0; b < d->p.banks; b++) best[b] = -1;
+    ColRules cr = col_rules(d, ch);
     int fr = d->p.sched == DRAM_FR_FCFS;
     for (int i = 0; i < d->p.queue_depth; i++) {
         const Req *r = &ch->q[i];
@@ -261,7 +278,7 @@ static void assign(Dram *d, Chan *ch, uint64_t now_d)
             ch->serving |= 1ull << b;
             if (--ch->nwait[b] == 0) ch->waiting &= ~(1ull << b);
             Cmd c;
-            bk->when = legal(d, ch, b, &c);
+            bk->when = legal(ch, &cr, b, &c);
             bk->cmd = (int)c;
         }
 }
@@ -310,7 +327,7 @@ static void issue(Dram *d, Chan *ch, int b, Cmd c, uint64_t t)
     uint64_t start = t + (uint64_t)(r->is_write ? p->tWL : p->tCL), end = start + bc;
     ch->bus_free = end;
     ch->col_any = t + (uint64_t)p->tCCD;
-    ch->grp_col[b % p->bank_groups] = t + (uint64_t)p->tCCDL;
+    ch->grp_col[bk->group] = t + (uint64_t)p->tCCDL;
     ch->st.busy_clocks += bc;
     if (r->is_write) {
         ch->rd_ok = end + (uint64_t)p->tWTR;
