@@ -51,8 +51,11 @@ typedef struct Tally {
 static void tally(Tally *t, const MemAccess *a)
 {
     SmemDetail d;
-    int n = smem_wavefronts(a, BANKS, BANK_BYTES, W, &d);
+    int n = smem_wavefronts(a, BANKS, BANK_BYTES, W, &d), ideal = -1;
     assert_int_equal(n, d.wavefronts);
+    /* the timing model's call, without the bank map: the same count */
+    assert_int_equal(smem_wavefronts_ideal(a, BANKS, BANK_BYTES, W, &ideal), n);
+    assert_int_equal(ideal, d.ideal_wavefronts);
     t->inst += a->mask ? 1 : 0;
     t->wavefronts += n;
     t->conflicts += d.conflicts;
@@ -341,6 +344,9 @@ static void test_wide_accesses(void **state)
     MemAccess c = strided(8, 0, 16, 0xffffffffu);
     assert_int_equal(smem_wavefronts(&c, BANKS, BANK_BYTES, W, &d), 4);
     assert_int_equal(d.conflicts, 2);
+    int ideal = 0;                    /* the same without the map: 4 of an ideal 2 */
+    assert_int_equal(smem_wavefronts_ideal(&c, BANKS, BANK_BYTES, W, &ideal), 4);
+    assert_int_equal(ideal, 2);
     /* float4 at stride 2: quarter-warp banks 0-3, 8-11, 16-19, 24-27 twice */
     MemAccess e = strided(16, 0, 32, 0xffffffffu);
     assert_int_equal(smem_wavefronts(&e, BANKS, BANK_BYTES, W, &d), 8);
@@ -558,6 +564,9 @@ static void test_bad_geometry(void **state)
     assert_int_equal(smem_wavefronts(&a, 32, 0, W, NULL), -1);
     assert_int_equal(smem_wavefronts(&a, 32, 4, 0, NULL), -1);
     assert_int_equal(smem_wavefronts(&a, 32, 4, WARP_MAX + 1, NULL), -1);
+    int ideal = 7;
+    assert_int_equal(smem_wavefronts_ideal(&a, 0, 4, W, &ideal), -1);
+    assert_int_equal(ideal, 0);
     assert_int_equal(smem_wavefronts(&a, SMEM_MAX_BANKS, 4, W, NULL), 1);
     /* non-power-of-two geometry still follows the formula */
     MemAccess b = strided(4, 0, 4 * 3, 0xffffffffu);      /* stride 3 over 3 banks */

@@ -55,18 +55,18 @@ LsuCost lsu_account(const Config *c, const MemAccess *a, uint32_t line, Stats *s
     int op = a->is_atomic ? 2 : a->is_store ? 1 : 0;
     if (!a->mask) return cost;
     if (a->space == SP_SHARED) {
-        SmemDetail d;
-        int w;
-        if (!a->is_atomic && conflict_free(a, c->smem.banks, c->smem.bank_bytes, c->sm.warp_size)) { w = 1; d.conflicts = 0; }
-        else w = smem_wavefronts(a, c->smem.banks, c->smem.bank_bytes, c->sm.warp_size, &d);
+        int w = 1, ideal = 1;
+        if (a->is_atomic || !conflict_free(a, c->smem.banks, c->smem.bank_bytes, c->sm.warp_size))
+            w = smem_wavefronts_ideal(a, c->smem.banks, c->smem.bank_bytes, c->sm.warp_size, &ideal);
+        int conflicts = w > ideal ? w - ideal : 0;
         if (w < 1) w = 1;
         cost.wavefronts = w;
         st->smem_wavefronts[op] += (uint64_t)w;
-        st->smem_conflicts[op] += (uint64_t)d.conflicts;
+        st->smem_conflicts[op] += (uint64_t)conflicts;
         if (line <= (uint32_t)st->nlines) {
             st->line[line].wavefronts += (uint64_t)w;
-            st->line[line].bank_conflicts += (uint64_t)d.conflicts;
-            if (d.conflicts) note_stride(&st->line[line], a, st->now);
+            st->line[line].bank_conflicts += (uint64_t)conflicts;
+            if (conflicts) note_stride(&st->line[line], a, st->now);
         }
         return cost;
     }

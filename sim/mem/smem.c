@@ -148,6 +148,14 @@ static int group_ways(const MemAccess *a, LaneMask lanes, int bytes, int share, 
     memset(count, 0, (size_t)g->banks * sizeof count[0]);
     int16_t rank[MAX_WORDS];          /* pass of each word within the group, for detail */
     int ways = 0;
+    if (!detail) {                    /* the count alone (lsu_account's, at every issue) */
+        for (int i = 0; i < n; i++) {
+            if (share && i && wv[i] == wv[i - 1]) continue;
+            int b = bank_of(g, wv[i]);
+            if (++count[b] > ways) ways = count[b];
+        }
+        return ways;
+    }
     for (int i = 0; i < n; i++) {
         if (share && i && wv[i] == wv[i - 1]) { rank[i] = rank[i - 1]; continue; }
         int b = bank_of(g, wv[i]);
@@ -173,8 +181,9 @@ static int group_ways(const MemAccess *a, LaneMask lanes, int bytes, int share, 
     return ways;
 }
 
-int smem_wavefronts(const MemAccess *a, int banks, int bank_bytes, int warp_size,
-                    SmemDetail *detail)
+/* smem_wavefronts, with the fewest wavefronts the access's width allows
+ * (one a lane group with an active lane) in *ideal when ideal is not NULL. */
+static int wavefronts(const MemAccess *a, int banks, int bank_bytes, int warp_size, SmemDetail *detail, int *ideal_out)
 {
     if (banks < 1 || banks > SMEM_MAX_BANKS || bank_bytes < 1 || warp_size < 1 ||
         warp_size > WARP_MAX)
@@ -222,5 +231,17 @@ int smem_wavefronts(const MemAccess *a, int banks, int bank_bytes, int warp_size
         detail->conflicts = total - ideal;
         detail->max_ways = max_ways;
     }
+    if (ideal_out) *ideal_out = ideal;
     return total;
+}
+
+int smem_wavefronts(const MemAccess *a, int banks, int bank_bytes, int warp_size, SmemDetail *detail)
+{
+    return wavefronts(a, banks, bank_bytes, warp_size, detail, NULL);
+}
+
+int smem_wavefronts_ideal(const MemAccess *a, int banks, int bank_bytes, int warp_size, int *ideal)
+{
+    *ideal = 0;
+    return wavefronts(a, banks, bank_bytes, warp_size, NULL, ideal);
 }

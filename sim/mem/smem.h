@@ -49,4 +49,9 @@ typedef struct SmemDetail {
 int smem_wavefronts(const MemAccess *a, int banks, int bank_bytes, int warp_size,
                     SmemDetail *detail);
 
+/* The same wavefronts without the bank map, and in *ideal the fewest the
+ * access's width allows (SmemDetail.ideal_wavefronts; 0 if the geometry is
+ * out of range): what the timing model needs at every issue. */
+int smem_wavefronts_ideal(const MemAccess *a, int banks, int bank_bytes, int warp_size, int *ideal);
+
 #endif
