@@ -18,6 +18,7 @@ typedef struct Req {
     uint64_t row, arrive;        /* arrive: DRAM clock it may be scheduled */
     uint32_t all, left;          /* bursts asked for / still to issue */
     int bank, next_free;
+    int qpos;                    /* REQ_QUEUED: its place in Chan.queued */
     uint8_t is_write, state, classified;
 } Req;
 
@@ -39,6 +40,7 @@ typedef struct Ret {
 typedef struct Chan {
     Req *q;
     int free_head, used;
+    int *queued, nqueued;        /* the REQ_QUEUED requests, in no order (scans look at these only) */
     Bank *bank;
     uint64_t serving;            /* bit b: bank b has a request (banks <= 64) */
     uint64_t waiting;            /* bit b: requests for bank b wait in the queue */
@@ -170,7 +172,8 @@ Dram *dram_create(const DramParams *p, DramDoneFn done, void *ctx)
         ch->nwait = calloc((size_t)p->banks, sizeof *ch->nwait);
         ch->grp_col = calloc((size_t)p->bank_groups, sizeof *ch->grp_col);
         ch->ret = calloc((size_t)ch->ret_cap, sizeof *ch->ret);
-        if (!ch->q || !ch->bank || !ch->nwait || !ch->grp_col || !ch->ret) { dram_destroy(d); return NULL; }
+        ch->queued = calloc((size_t)p->queue_depth, sizeof *ch->queued);
+        if (!ch->q || !ch->bank || !ch->nwait || !ch->grp_col || !ch->ret || !ch->queued) { dram_destroy(d); return NULL; }
         for (int i = 0; i < p->queue_depth; i++) ch->q[i].next_free = i + 1 < p->queue_depth ? i + 1 : -1;
         for (int b = 0; b < p->banks; b++) {
             ch->bank[b].cur = -1;
@@ -191,6 +194,7 @@ void dram_destroy(Dram *d)
             free(d->ch[c].nwait);
             free(d->ch[c].grp_col);
             free(d->ch[c].ret);
+            free(d->ch[c].queued);
         }
     free(d->ch);
     free(d);
@@ -246,9 +250,9 @@ static void recompute_next(Dram *d, Chan *ch)
         if (bk->when < n) n = bk->when;
     }
     if (ch->waiting & ~ch->serving)     /* an idle bank has work queued */
-        for (int i = 0; i < d->p.queue_depth; i++) {
-            const Req *r = &ch->q[i];
-            if (r->state == REQ_QUEUED && ch->bank[r->bank].cur < 0 && r->arrive < n) n = r->arrive;
+        for (int k = 0; k < ch->nqueued; k++) {
+            const Req *r = &ch->q[ch->queued[k]];
+            if (ch->bank[r->bank].cur < 0 && r->arrive < n) n = r->arrive;
         }
     ch->next_d = n == UINT64_MAX ? n : max64(n, ch->cur_d);
 }
@@ -261,9 +265,11 @@ static void assign(Dram *d, Chan *ch, uint64_t now_d)
     for (int b = 0; b < d->p.banks; b++) best[b] = -1;
     ColRules cr = col_rules(d, ch);
     int fr = d->p.sched == DRAM_FR_FCFS;
-    for (int i = 0; i < d->p.queue_depth; i++) {
+    /* the best is the same whatever the order looked in: seq numbers differ */
+    for (int k = 0; k < ch->nqueued; k++) {
+        int i = ch->queued[k];
         const Req *r = &ch->q[i];
-        if (r->state != REQ_QUEUED || r->arrive > now_d || ch->bank[r->bank].cur >= 0) continue;
+        if (r->arrive > now_d || ch->bank[r->bank].cur >= 0) continue;
         int j = best[r->bank];
         if (j < 0) { best[r->bank] = i; continue; }
         const Bank *bk = &ch->bank[r->bank];
@@ -274,7 +280,11 @@ static void assign(Dram *d, Chan *ch, uint64_t now_d)
         if (best[b] >= 0) {
             Bank *bk = &ch->bank[b];
             bk->cur = best[b];
-            ch->q[best[b]].state = REQ_AT_BANK;
+            Req *r = &ch->q[best[b]];
+            r->state = REQ_AT_BANK;
+            int last = ch->queued[--ch->nqueued];   /* out of the queued list */
+            ch->queued[r->qpos] = last;
+            ch->q[last].qpos = r->qpos;
             ch->serving |= 1ull << b;
             if (--ch->nwait[b] == 0) ch->waiting &= ~(1ull << b);
             Cmd c;
@@ -436,6 +446,8 @@ int dram_push(Dram *d, uint64_t addr, uint32_t bursts, int is_write, uint64_t id
     *r = (Req){ .addr = addr, .id = id, .seq = ch->seq++, .row = l.row,
                 .arrive = max64(dram_from_core(&d->p, t), ch->cur_d), .all = bursts, .left = bursts,
                 .bank = l.bank, .next_free = -1, .is_write = (uint8_t)(is_write != 0), .state = REQ_QUEUED };
+    r->qpos = ch->nqueued;
+    ch->queued[ch->nqueued++] = i;
     ch->nwait[l.bank]++;
     ch->waiting |= 1ull << l.bank;
     recompute_next(d, ch);
