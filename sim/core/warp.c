@@ -288,23 +288,26 @@ int cta_barrier_check(Kernel *k, Cta *c)
 {
     int released = 0, live = 0, blocked = 0;
     /* warps waiting at each barrier, counted in one pass (releasing one
-     * barrier leaves the others' counts as they are) */
+     * barrier leaves the others' counts as they are), with the live and
+     * blocked warps for the deadlock check below (nothing changes them
+     * unless a barrier is released, and then it is not made) */
     int waiting[16] = { 0 };
-    for (int i = 0; i < c->nwarps; i++)
-        if (!warp_done(&c->warps[i]) && c->warps[i].at_barrier) waiting[c->warps[i].barrier_id]++;
+    const Warp *stuck = NULL;
+    for (int i = 0; i < c->nwarps; i++) {
+        const Warp *w = &c->warps[i];
+        if (warp_done(w)) continue;
+        live++;
+        if (!w->at_barrier) continue;
+        waiting[w->barrier_id]++;
+        blocked++;
+        if (!stuck) stuck = w;
+    }
     for (int id = 0; id < 16; id++) {
         if (!waiting[id] || c->bar_arrived[id] < barrier_need(k, c, id)) continue;
         if (release(k, c, id) < 0) return -1;
         released = 1;
     }
     if (released) return 1;
-    const Warp *stuck = NULL;
-    for (int i = 0; i < c->nwarps; i++) {
-        const Warp *w = &c->warps[i];
-        if (warp_done(w)) continue;
-        live++;
-        if (w->at_barrier) { blocked++; if (!stuck) stuck = w; }
-    }
     if (!live || blocked < live) return 0;
     /* Every live warp waits and nothing can complete.  Warps of one
      * barrier at different instructions are divergence, whatever the counts
