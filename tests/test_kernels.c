@@ -182,6 +182,31 @@ static void test_deterministic(void **state)
     program_free(p);
 }
 
+/* The host's conv2d reference on hand-computed cases (tests/data/ref_conv2d.s):
+ * a 4 x 4 input 1..16 under a plus-shaped 3 x 3 mask (centre and its four
+ * neighbours, zeros outside: out[0][0] = 1 + 2 + 5 = 8, out[1][1] = 6 + 2 +
+ * 10 + 5 + 7 = 30) and under a mask whose only 1 is row 0, column 1
+ * (out[r][c] = in[r - 1][c]: which way the mask lies); the buffers hold
+ * the expected outputs, and `bad` has out[1][1] = 31: one mismatch. */
+static void test_conv2d_reference(void **state)
+{
+    (void)state;
+    Program *p = assemble("tests/data/ref_conv2d.s", NULL);
+    assert_non_null(p);
+    Run r;
+    assert_int_equal(run(p, 1, &r), RUN_CHECK_FAILED);   /* `bad`, as meant */
+    assert_int_equal(r.nchecks, 3);
+    for (int i = 0; i < 3; i++) assert_int_equal(r.checks[i].compared, 16);
+    assert_true(r.checks[0].passed && r.checks[1].passed && !r.checks[2].passed);
+    assert_int_equal(r.checks[0].mismatches, 0);
+    assert_int_equal(r.checks[1].mismatches, 0);
+    assert_true(r.checks[0].max_abs_err == 0.0 && r.checks[1].max_abs_err == 0.0);
+    assert_int_equal(r.checks[2].mismatches, 1);
+    assert_int_equal(r.checks_failed, 1);
+    run_free(&r);
+    program_free(p);
+}
+
 int main(void)
 {
     config_defaults(&cfg);
@@ -192,11 +217,12 @@ int main(void)
     }
     diag_free(&dl);
     list_kernels();
-    struct CMUnitTest tests[MAX_KERNELS + 2];
+    struct CMUnitTest tests[MAX_KERNELS + 3];
     int n = 0;
     for (int i = 0; i < nkernels; i++)
         tests[n++] = (struct CMUnitTest){ kernels[i], test_kernel, NULL, NULL, kernels[i] };
     tests[n++] = (struct CMUnitTest){ "deterministic", test_deterministic, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "conv2d_reference", test_conv2d_reference, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "hopper_timing", test_hopper_timing, NULL, NULL, NULL };
     int rc = _cmocka_run_group_tests("kernels", tests, (size_t)n, NULL, NULL);
     for (int i = 0; i < nkernels; i++) free(kernels[i]);
