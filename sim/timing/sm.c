@@ -421,6 +421,13 @@ static int fold(const Timing *t, SmWarp *sw)
     return 1;
 }
 
+/* Scheduler s's processing block's address stage (unit.lsu_groups) is
+ * still busy with an earlier memory instruction: an LSU instruction waits. */
+static inline int agu_busy(const Sm *sm, int p, int s, uint64_t now)
+{
+    return p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > now;
+}
+
 typedef struct Verdict {
     StallReason reason;      /* STALL_SELECTED: ready to issue */
     uint64_t until;          /* when to look again */
@@ -479,7 +486,7 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     v.pipe = pipe_of(sm, in);
     sw->pipe = (uint8_t)v.pipe;
     if (v.pipe == PIPE_NONE) return v;
-    if (v.pipe == PIPE_LSU && sm->agu_ii && sm->agu_free[sw->sched] > now) {   /* its block's address stage */
+    if (agu_busy(sm, v.pipe, sw->sched, now)) {   /* its block's address stage */
         v.reason = in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
         v.until = sm->agu_free[sw->sched];
         return v;
@@ -814,15 +821,14 @@ typedef struct Turn {
  * scheduler s (its address stage busy says more: it is looked at). */
 static inline int pipe_refuses(const Sm *sm, int p, int s, uint64_t now)
 {
-    return !pipe_free_for(sm, p, s, now) && !(p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > now);
+    return !pipe_free_for(sm, p, s, now) && !agu_busy(sm, p, s, now);
 }
 
 /* Would evaluate find pipe p free for scheduler s's warp now: its
  * address stage (the LSU) and a group of it? */
 static inline int pipe_takes(const Sm *sm, int p, int s, uint64_t now)
 {
-    if (p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > now) return 0;
-    return pipe_free_for(sm, p, s, now);
+    return !agu_busy(sm, p, s, now) && pipe_free_for(sm, p, s, now);
 }
 
 /* Scheduler tn->s looks at a due warp: issues it if it is ready, in the
@@ -847,13 +853,14 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
         sw->waits_pipe = PIPE_NONE;
     }
     int may_issue = candidate && tn->issued < sm->cfg->sm.issue_per_scheduler;
-    if (!may_issue && !t->step && sw->state == STALL_NOT_SELECTED && !sw->finishing && sw->operands_ready &&
+    if (!may_issue && !t->step && sw->state == STALL_NOT_SELECTED && sw->operands_ready &&
         (sw->pipe == PIPE_NONE || pipe_takes(sm, sw->pipe, s, now))) {
-        /* ready at its last look and not picked: nothing but its own issue
-         * changes its registers, buffer or pc, so evaluate would find it
-         * ready again if its pipe is free, and it is again not picked (the
-         * state stays).  --step evaluates every look: test_timing's
-         * turn_by_age_same_as_sorted compares the two. */
+        /* ready at its last look and not picked (so not finishing: only an
+         * issue exits a warp, and it clears operands_ready): nothing but its
+         * own issue changes its registers, buffer or pc, so evaluate would
+         * find it ready again if its pipe is free, and it is again not
+         * picked (the state stays).  --step evaluates every look:
+         * test_timing's turn_by_age_same_as_sorted compares the two. */
         wake_refile(sm, slot, now + 1);
         return;
     }
