@@ -294,6 +294,57 @@ static void test_order_and_broadcast(void **state)
     assert_int_equal(c->bytes_unique, 8);
 }
 
+/* Whole warps, which the coalescer takes four lanes at a time while they
+ * stay in one sector: a run starting 20 bytes into a sector changes
+ * sector inside a group of four (lanes 3, 11, 19, 27); naive_mm's B row
+ * (lane % 16) and A column (one word per half-warp) repeat a half-warp. */
+static void test_whole_warp_groups(void **state)
+{
+    (void)state;
+    MemAccess a = strided(4, 0x1014, 4, 0xffffffffu);
+    const Coalesced *c = go(&a);
+    assert_int_equal(c->nsectors, 5);
+    const LaneMask lanes[5] = { 0x7u, 0x7f8u, 0x7f800u, 0x7f80000u, 0xf8000000u };
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(c->sector[i].addr, 0x1000 + 32 * i);
+        assert_int_equal(c->sector[i].lanes, lanes[i]);
+    }
+    assert_int_equal(c->nlines, 2);
+    assert_int_equal(c->line[0].sector_mask, 0xf);
+    assert_int_equal(c->line[1].sector_mask, 0x1);
+    assert_int_equal(c->bytes_unique, 128);
+
+    for (int l = 0; l < W; l++) a.addr[l] = 0x2000 + (uint64_t)(l % 16) * 4;   /* B[k][col] */
+    c = go(&a);
+    assert_int_equal(c->nsectors, 2);
+    assert_int_equal(c->sector[0].lanes, 0x00ff00ffu);
+    assert_int_equal(c->sector[1].lanes, 0xff00ff00u);
+    assert_int_equal(c->bytes_unique, 64);
+
+    for (int l = 0; l < W; l++) a.addr[l] = l < 16 ? 0x3000 : 0x3400;           /* A[row][k] */
+    c = go(&a);
+    assert_int_equal(c->nsectors, 2);
+    assert_int_equal(c->nlines, 2);
+    assert_int_equal(c->sector[0].lanes, 0x0000ffffu);
+    assert_int_equal(c->sector[1].lanes, 0xffff0000u);
+    assert_int_equal(c->bytes_unique, 8);
+
+    for (int l = 0; l < W; l++) a.addr[l] = l % 4 == 1 ? 0x5100 : 0x5000;       /* each group leaves and comes back */
+    c = go(&a);
+    assert_int_equal(c->nsectors, 2);
+    assert_int_equal(c->sector[0].lanes, 0xddddddddu);
+    assert_int_equal(c->sector[1].lanes, 0x22222222u);
+    assert_int_equal(c->bytes_unique, 8);
+
+    MemAccess d = strided(8, 0x4018, 8, 0xffffffffu);   /* 8-byte lanes: 4 a sector, lane 0 alone in the first */
+    c = go(&d);
+    assert_int_equal(c->nsectors, 9);
+    assert_int_equal(c->sector[0].lanes, 0x1u);
+    assert_int_equal(c->sector[1].lanes, 0x1eu);
+    assert_int_equal(c->sector[8].lanes, 0xe0000000u);   /* lanes 29-31 */
+    assert_int_equal(c->bytes_unique, 256);
+}
+
 /* The array bounds: 32-byte lanes over 4-byte sectors and 16-byte lines,
  * the most the config allows. */
 static void test_bounds(void **state)
@@ -624,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_partial_masks),
         cmocka_unit_test(test_64_byte_lines),
         cmocka_unit_test(test_order_and_broadcast),
+        cmocka_unit_test(test_whole_warp_groups),
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_h100_coalesce),
         cmocka_unit_test(test_h100_bank_ld),

@@ -56,8 +56,9 @@ static inline int sector_entry(CoalesceSector *sec, uint64_t *used, int *ns, uin
 #endif
 
 /* All 32 lanes, each access 1 << bshift bytes (a constant where inlined):
- * lane by lane with no mask to walk, the lanes of a run in one sector
- * taken as a range when the run ends, the slot bit by constant shifts. */
+ * no mask to walk, the lanes of a run in one sector taken as a range when
+ * the run ends, the slot bit by constant shifts, and four lanes in one
+ * test where they fall in the sector the lane before them did. */
 static ALWAYS_INLINE int64_t full_warp_sectors(const uint64_t *x, int bshift, int sshift, Coalesced *out)
 {
     CoalesceSector *sec = out->sector;
@@ -65,18 +66,29 @@ static ALWAYS_INLINE int64_t full_warp_sectors(const uint64_t *x, int bshift, in
     uint64_t base_of = ~((1ull << sshift) - 1), slot_of = ((1ull << sshift) >> bshift) - 1;
     uint64_t cur = x[0] & base_of, cur_used = 0, any = 0;
     int ns = 0, k = sector_entry(sec, used, &ns, cur), start = 0;
-    for (int l = 0; l < WARP_MAX; l++) {
-        uint64_t sa = x[l] & base_of;
-        any |= x[l];
-        if (sa != cur) {              /* lanes [start, l) were in sector k */
-            sec[k].lanes |= ((1u << l) - 1u) & (~0u << start);
-            used[k] = cur_used;
-            k = sector_entry(sec, used, &ns, sa);
-            cur = sa;
-            cur_used = used[k];
-            start = l;
+    for (int g = 0; g < WARP_MAX; g += 4) {
+        /* four lanes at once while they stay in the current sector (a
+         * unit-stride or broadcast warp: every group but a sector's first) */
+        uint64_t x0 = x[g], x1 = x[g + 1], x2 = x[g + 2], x3 = x[g + 3];
+        if ((((x0 ^ cur) | (x1 ^ cur) | (x2 ^ cur) | (x3 ^ cur)) & base_of) == 0) {
+            any |= x0 | x1 | x2 | x3;
+            cur_used |= 1ull << ((x0 >> bshift) & slot_of) | 1ull << ((x1 >> bshift) & slot_of) |
+                        1ull << ((x2 >> bshift) & slot_of) | 1ull << ((x3 >> bshift) & slot_of);
+            continue;
         }
-        cur_used |= 1ull << ((x[l] >> bshift) & slot_of);
+        for (int l = g; l < g + 4; l++) {
+            uint64_t sa = x[l] & base_of;
+            any |= x[l];
+            if (sa != cur) {          /* lanes [start, l) were in sector k */
+                sec[k].lanes |= ((1u << l) - 1u) & (~0u << start);
+                used[k] = cur_used;
+                k = sector_entry(sec, used, &ns, sa);
+                cur = sa;
+                cur_used = used[k];
+                start = l;
+            }
+            cur_used |= 1ull << ((x[l] >> bshift) & slot_of);
+        }
     }
     if (any & ((1ull << bshift) - 1)) return -1;
     sec[k].lanes |= ~0u << start;
