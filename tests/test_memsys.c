@@ -178,6 +178,32 @@ static void load_latencies(void **state)
     memsys_destroy(s->m);
 }
 
+/* Completions more than 1024 cycles ahead wait in the completion
+ * calendar's heap (sim/mem/doneq.h) and come out on their cycle: with
+ * l1.hit_lat 1500, load_latencies' cold load is done at 306 + 1500 = 1806
+ * and SM 1's L2 hit, issued at 1000, at 1261 + 1500 = 2761. */
+static void completions_beyond_calendar(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    DiagList dl = { 0 };
+    assert_int_equal(config_set(&c, "l1.hit_lat=1500", &dl), 0);
+    diag_free(&dl);
+    Sim *s = sim_new(&c);
+    MemAccess a = ld(G);
+    uint64_t done = 0;
+    assert_int_equal(memsys_access(s->m, 0, 0, 1, &a, 0, &done), MEM_PENDING);
+    advance(s, 1000);
+    assert_int_equal(memsys_access(s->m, 1, 0, 2, &a, 1000, &done), MEM_PENDING);
+    assert_int_equal(memsys_next_event(s->m), 1001);
+    drain(s);
+    assert_int_equal(s->n, 2);
+    assert_int_equal(done_at(s, 1), 1806);
+    assert_int_equal(done_at(s, 2), 2761);
+    assert_int_equal(s->done[0].tag, 1);
+    memsys_destroy(s->m);
+}
+
 /* Bypassing L1 (ld.cg): nothing is looked up in or filled into the L1;
  * the second load hits in L2 (311 cycles, as above). */
 static void bypass_l1(void **state)
@@ -959,6 +985,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(load_latencies),
+        cmocka_unit_test(completions_beyond_calendar),
         cmocka_unit_test(bypass_l1),
         cmocka_unit_test(hit_rates),
         cmocka_unit_test(streaming_bytes),

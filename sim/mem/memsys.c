@@ -27,6 +27,7 @@
 
 #include "sim/mem/cache.h"
 #include "sim/mem/coalesce.h"
+#include "sim/mem/doneq.h"
 #include "sim/mem/dram.h"
 #include "sim/mem/icnt.h"
 
@@ -55,11 +56,6 @@ typedef struct Rec {         /* one warp access in flight */
     int next_free;
     uint64_t done;           /* latest part so far */
 } Rec;
-
-typedef struct Done {
-    uint64_t at, seq;
-    int rec;
-} Done;
 
 typedef struct L2Wait {      /* who an L2 MSHR waiter is */
     uint64_t addr;           /* global line address */
@@ -160,9 +156,8 @@ struct MemSys {
     int ctrl_head, ctrl_n, ctrl_cap;
     Rec *rec;
     int recs_per_sm;
-    Done *heap;
-    int heap_n, heap_cap;
-    uint64_t done_seq;
+    int nrecs;
+    DoneQ done;              /* records complete, waiting for their cycle */
     uint64_t inner_next;     /* next cycle a unit can act */
     uint64_t next;           /* min(inner_next, earliest completion) */
     uint64_t last_now;
@@ -279,37 +274,6 @@ static uint32_t bursts_to_sectors(const MemSys *m, uint32_t bursts)
 
 /* ---- completions ------------------------------------------------------------------- */
 
-static int done_less(const Done *a, const Done *b) { return a->at != b->at ? a->at < b->at : a->seq < b->seq; }
-
-static void heap_push(MemSys *m, uint64_t at, int rec)
-{
-    int i = m->heap_n++;
-    Done d = { at, m->done_seq++, rec };
-    while (i > 0) {
-        int p = (i - 1) / 2;
-        if (!done_less(&d, &m->heap[p])) break;
-        m->heap[i] = m->heap[p];
-        i = p;
-    }
-    m->heap[i] = d;
-}
-
-static Done heap_pop(MemSys *m)
-{
-    Done top = m->heap[0], last = m->heap[--m->heap_n];
-    int i = 0, n = m->heap_n;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && done_less(&m->heap[c + 1], &m->heap[c])) c++;
-        if (!done_less(&m->heap[c], &last)) break;
-        m->heap[i] = m->heap[c];
-        i = c;
-    }
-    if (n) m->heap[i] = last;
-    return top;
-}
-
 static int rec_alloc(MemSys *m, int sm)
 {
     SmPort *p = &m->sm[sm];
@@ -331,7 +295,7 @@ static void rec_part(MemSys *m, int r, uint64_t when)
 {
     Rec *x = &m->rec[r];
     if (when > x->done) x->done = when;
-    if (--x->pending == 0) heap_push(m, x->done, r);
+    if (--x->pending == 0) doneq_push(&m->done, x->done, r);
 }
 
 /* ---- create ------------------------------------------------------------------------ */
@@ -398,17 +362,17 @@ MemSys *memsys_create(const Config *c, int num_sms)
                        .max_merge = c->l2.mshr_merge };
 
     m->recs_per_sm = m->max_warps * RECS_PER_WARP;
-    m->heap_cap = num_sms * m->recs_per_sm;
+    m->nrecs = num_sms * m->recs_per_sm;
     m->sm = calloc((size_t)num_sms, sizeof *m->sm);
     m->sleepers = calloc((size_t)num_sms, sizeof *m->sleepers);
     m->sl = calloc((size_t)m->slices, sizeof *m->sl);
-    m->rec = calloc((size_t)m->heap_cap, sizeof *m->rec);
-    m->heap = calloc((size_t)m->heap_cap, sizeof *m->heap);
+    m->rec = calloc((size_t)m->nrecs, sizeof *m->rec);
+    int noq = doneq_init(&m->done, m->nrecs);
     /* A fill wakes at most one MSHR's waiters; l2_fill and sm_arrivals
      * never run inside each other, so they share the buffer. */
     int merge = c->l1.mshr_merge > c->l2.mshr_merge ? c->l1.mshr_merge : c->l2.mshr_merge;
     m->woken = calloc((size_t)merge, sizeof *m->woken);
-    int bad = !m->sm || !m->sleepers || !m->sl || !m->rec || !m->heap || !m->woken;
+    int bad = !m->sm || !m->sleepers || !m->sl || !m->rec || noq || !m->woken;
     m->l1_cfg = l1;
     for (int i = 0; !bad && i < num_sms; i++) {
         SmPort *p = &m->sm[i];
@@ -484,7 +448,7 @@ void memsys_destroy(MemSys *m)
     free(m->sleepers);
     free(m->sl);
     free(m->rec);
-    free(m->heap);
+    doneq_free(&m->done);
     free(m->woken);
     free(m);
 }
@@ -1199,15 +1163,17 @@ int memsys_tick(MemSys *m, uint64_t now, MemDone *out, int max)
         uint64_t n = compute_inner_next(m, t);
         m->inner_next = n > t ? n : t + 1;   /* every unit's output is ready the next cycle */
     }
-    int k = 0;
-    while (k < max && m->heap_n && m->heap[0].at <= now) {
-        Done d = heap_pop(m);
-        Rec *x = &m->rec[d.rec];
-        if (x->posted) m->sm[x->sm].posted--;   /* nobody waits: the warp may be gone */
-        else out[k++] = (MemDone){ x->sm, x->slot, x->tag };
-        rec_free(m, d.rec);
+    int k = 0, r[64];
+    for (int n = 1; k < max && n > 0;) {
+        n = doneq_pop(&m->done, now, r, max - k < 64 ? max - k : 64);
+        for (int i = 0; i < n; i++) {
+            Rec *x = &m->rec[r[i]];
+            if (x->posted) m->sm[x->sm].posted--;   /* nobody waits: the warp may be gone */
+            else out[k++] = (MemDone){ x->sm, x->slot, x->tag };
+            rec_free(m, r[i]);
+        }
     }
-    m->next = min64(m->inner_next, m->heap_n ? m->heap[0].at : UINT64_MAX);
+    m->next = min64(m->inner_next, doneq_next(&m->done));
     return k;
 }
 
@@ -1215,7 +1181,7 @@ uint64_t memsys_next_event(const MemSys *m) { return m->next; }
 
 int memsys_busy(const MemSys *m)
 {
-    return m->heap_n || icnt_busy(m->req) || icnt_busy(m->rep) || dram_busy(m->dram) || m->ctrl_n ||
+    return doneq_count(&m->done) || icnt_busy(m->req) || icnt_busy(m->rep) || dram_busy(m->dram) || m->ctrl_n ||
            m->inner_next != UINT64_MAX;
 }
 
