@@ -296,6 +296,12 @@ static void test_bit_counts(void **state)
     assert_int_equal(bits64(0x8000000000000001ull), 2);
     assert_int_equal(bits64(0x00ff00ff00ff00ffull), 32);
     assert_int_equal(bits64(0xf000000000000000ull), 4);
+    /* sectors_count: the nibble table for 0-15, lanes_count beyond */
+    static const int nibble[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+    for (uint32_t m = 0; m < 16; m++) assert_int_equal(sectors_count(m), nibble[m]);
+    assert_int_equal(sectors_count(16), 1);
+    assert_int_equal(sectors_count(0x1f), 5);
+    assert_int_equal(sectors_count(0xffffffffu), 32);
 }
 
 int main(void)

@@ -22,6 +22,14 @@ static inline int lanes_count(LaneMask m)
     return (int)((m * 0x01010101u) >> 24);
 }
 
+/* Set bits of a mask that is mostly 4 bits or fewer (a line's sectors:
+ * 128-byte lines of 32-byte sectors on every shipped config): a nibble
+ * table packed in a constant, lanes_count beyond. */
+static inline int sectors_count(uint32_t m)
+{
+    return m < 16 ? (int)((0x4332322132212110ull >> (4 * m)) & 15) : lanes_count(m);
+}
+
 /* Set bits of a 64-bit word (sector slots, port and slot sets), the same way. */
 static inline int bits64(uint64_t v)
 {

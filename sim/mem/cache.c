@@ -219,7 +219,7 @@ static void install(CacheUnit *c, int i, uint64_t tag, CacheResult *r)
         c->st.evictions++;
         if (l->dirty) {
             c->st.dirty_evictions++;
-            c->st.dirty_sectors_evicted += (uint64_t)lanes_count(l->dirty);
+            c->st.dirty_sectors_evicted += (uint64_t)sectors_count(l->dirty);
         }
     }
     c->tags[i] = tag;
@@ -294,8 +294,8 @@ CacheOutcome cache_read(CacheUnit *c, uint64_t addr, uint32_t want, uint32_t id,
         }
         touch(c, l);
         c->st.reads++;
-        c->st.read_sector_hits += (uint64_t)lanes_count(r->hit);
-        c->st.read_sector_misses += (uint64_t)lanes_count(miss);
+        c->st.read_sector_hits += (uint64_t)sectors_count(r->hit);
+        c->st.read_sector_misses += (uint64_t)sectors_count(miss);
         return r->outcome;
     }
     if (!want) { result_clear(r, CACHE_HIT); c->st.reads++; return CACHE_HIT; }
@@ -310,7 +310,7 @@ CacheOutcome cache_read(CacheUnit *c, uint64_t addr, uint32_t want, uint32_t id,
     add_waiter(c, mshr_alloc(c, v), id, want);
     r->miss = r->fetch = want;
     c->st.reads++;
-    c->st.read_sector_misses += (uint64_t)lanes_count(want);
+    c->st.read_sector_misses += (uint64_t)sectors_count(want);
     return CACHE_MISS;
 }
 
@@ -350,8 +350,8 @@ CacheOutcome cache_write_as(CacheUnit *c, uint64_t addr, uint32_t sectors, int w
         r->forward = 1;
     }
     c->st.writes++;
-    c->st.write_sector_hits += (uint64_t)lanes_count(r->hit);
-    c->st.write_sector_misses += (uint64_t)lanes_count(r->miss);
+    c->st.write_sector_hits += (uint64_t)sectors_count(r->hit);
+    c->st.write_sector_misses += (uint64_t)sectors_count(r->miss);
     return r->outcome;
 }
 
@@ -400,8 +400,8 @@ int cache_touch(CacheUnit *c, uint64_t addr)
         if (i < 0) return 0;            /* every way reserved: miss, nothing cached */
         install(c, i, cache_line_addr(c, addr), &r);
     }
-    c->st.read_sector_hits += (uint64_t)lanes_count(c->lines[i].valid);
-    c->st.read_sector_misses += (uint64_t)lanes_count(c->full & ~c->lines[i].valid);
+    c->st.read_sector_hits += (uint64_t)sectors_count(c->lines[i].valid);
+    c->st.read_sector_misses += (uint64_t)sectors_count(c->full & ~c->lines[i].valid);
     c->lines[i].valid = c->full;
     touch(c, &c->lines[i]);
     c->st.reads++;

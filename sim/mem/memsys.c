@@ -168,7 +168,7 @@ struct MemSys {
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-static int pop32(uint32_t m) { return lanes_count(m); }
+static int pop32(uint32_t m) { return sectors_count(m); }   /* mostly a line's sectors */
 
 /* ---- configuration ----------------------------------------------------------------- */
 
