@@ -115,6 +115,7 @@ static void test_jump_max_late(void **state)
     assert_int_equal(doneq_pop(&q, 100007, got, 2), 2);
     assert_int_equal(got[0], 10);
     assert_int_equal(got[1], 11);
+    assert_int_equal(doneq_next(&q), 100007);          /* three still due */
     assert_int_equal(doneq_pop(&q, 100007, got, 2), 2);
     assert_int_equal(got[0], 12);
     assert_int_equal(doneq_pop(&q, 100007, got, 2), 1);

@@ -13,6 +13,7 @@ int doneq_init(DoneQ *q, int ids)
     q->heap = malloc(n * sizeof *q->heap);
     if (!q->head || !q->tail || !q->next || !q->heap) { doneq_free(q); return -1; }
     for (int b = 0; b < DONEQ_WHEEL; b++) q->head[b] = -1;
+    q->first = UINT64_MAX;
     return 0;
 }
 
@@ -23,6 +24,7 @@ void doneq_free(DoneQ *q)
     free(q->next);
     free(q->heap);
     *q = (DoneQ){ 0 };
+    q->first = UINT64_MAX;
 }
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -74,6 +76,7 @@ static void append(DoneQ *q, uint64_t at, int id)
 void doneq_push(DoneQ *q, uint64_t at, int id)
 {
     uint64_t seq = q->seq++;
+    if (at < q->first) q->first = at;
     if (at >= q->cur && at - q->cur < DONEQ_WHEEL) append(q, at, id);
     else heap_push(q, at, seq, id);
 }
@@ -109,13 +112,7 @@ static uint64_t list_next(const DoneQ *q)
     return UINT64_MAX;
 }
 
-uint64_t doneq_next(const DoneQ *q)
-{
-    uint64_t n = q->nheap ? q->heap[0].at : UINT64_MAX;
-    return q->n ? min64(n, list_next(q)) : n;
-}
-
-int doneq_pop(DoneQ *q, uint64_t now, int *ids, int max)
+static int pop_due(DoneQ *q, uint64_t now, int *ids, int max)
 {
     int k = 0;
     for (;;) {
@@ -136,4 +133,13 @@ int doneq_pop(DoneQ *q, uint64_t now, int *ids, int max)
         if (q->n) to = min64(to, list_next(q));
         advance(q, to);
     }
+}
+
+int doneq_pop(DoneQ *q, uint64_t now, int *ids, int max)
+{
+    if (q->first > now || max <= 0) return 0;   /* most calls: nothing due */
+    int k = pop_due(q, now, ids, max);
+    uint64_t n = q->nheap ? q->heap[0].at : UINT64_MAX;
+    q->first = q->n ? min64(n, list_next(q)) : n;
+    return k;
 }

@@ -27,6 +27,7 @@ typedef struct DoneQ {
     uint64_t occ[DONEQ_WHEEL / 64];   /* bit b: list b is not empty */
     int n;                     /* ids in the lists */
     uint64_t cur;              /* every cycle before it has been popped */
+    uint64_t first;            /* the earliest cycle queued, UINT64_MAX if none */
     DoneQEntry *heap;          /* cycles outside [cur, cur + DONEQ_WHEEL) */
     int nheap;
     uint64_t seq;
@@ -41,7 +42,7 @@ void doneq_push(DoneQ *q, uint64_t at, int id);
 /* Up to max ids completing at or before `now`, in (cycle, push) order. */
 int doneq_pop(DoneQ *q, uint64_t now, int *ids, int max);
 /* The earliest cycle queued, UINT64_MAX if none. */
-uint64_t doneq_next(const DoneQ *q);
+static inline uint64_t doneq_next(const DoneQ *q) { return q->first; }
 static inline int doneq_count(const DoneQ *q) { return q->n + q->nheap; }
 
 #endif
