@@ -421,6 +421,18 @@ static int fold(const Timing *t, SmWarp *sw)
     return 1;
 }
 
+/* Group g of pipe p accepts an instruction from cycle `when` on: every
+ * write of pipe_free goes through here, which keeps a pooled pipe's
+ * earliest (it is free for anyone once that has come). */
+static void pipe_set(Sm *sm, int p, int g, uint64_t when)
+{
+    sm->pipe_free[p][g] = when;
+    if (sm->pipe_bound[p]) return;   /* each scheduler reads its own group */
+    uint64_t first = when;
+    for (int i = 0; i < sm->pipe_groups[p]; i++) if (sm->pipe_free[p][i] < first) first = sm->pipe_free[p][i];
+    sm->pipe_first[p] = first;
+}
+
 /* Scheduler s's processing block's address stage (unit.lsu_groups) is
  * still busy with an earlier memory instruction: an LSU instruction waits. */
 static inline int agu_busy(const Sm *sm, int p, int s, uint64_t now)
@@ -557,7 +569,7 @@ static void hierarchy_access(Sm *sm, Timing *t, int slot, uint32_t pc, const Mem
     r->a = *a;
     r->has_co = co != NULL;
     if (co) coalesced_copy(r->co, co);
-    for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = SM_NEVER;
+    for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) pipe_set(sm, PIPE_LSU, g, SM_NEVER);
 }
 
 /* Offer the held access again; 1 if it is still held. */
@@ -568,7 +580,7 @@ static int retry_access(Sm *sm, Timing *t)
     int st = memsys_access_co(t->ms, sm->id, r->slot, r->tag, &r->a, r->has_co ? r->co : NULL, r->flags, t->now, &done);
     if (st == MEM_RETRY) return 1;
     r->active = 0;
-    for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) sm->pipe_free[PIPE_LSU][g] = t->now + (uint64_t)sm->pipe_ii[PIPE_LSU];
+    for (int g = 0; g < sm->pipe_groups[PIPE_LSU]; g++) pipe_set(sm, PIPE_LSU, g, t->now + (uint64_t)sm->pipe_ii[PIPE_LSU]);
     SmWarp *sw = &sm->slots[r->slot];
     sw->inflight--;                  /* counted again below if still pending */
     hierarchy_answer(sm, t, r->slot, r->tag, st, done);
@@ -620,7 +632,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
      * each bank conflict is a replay (mio_throttle for the warps behind) */
     uint64_t busy = (uint64_t)sm->pipe_ii[v->pipe == PIPE_NONE ? PIPE_SP : v->pipe] * (uint64_t)slots;
     if (cost.wavefronts > 1 && (uint64_t)cost.wavefronts > busy) busy = (uint64_t)cost.wavefronts;
-    if (v->pipe != PIPE_NONE) sm->pipe_free[v->pipe][v->group] = now + busy;
+    if (v->pipe != PIPE_NONE) pipe_set(sm, v->pipe, v->group, now + busy);
     if (pc < (uint32_t)e->ncode) {
         const Instr *in = &e->code[pc];
         int space = out.has_mem ? out.mem.space : in->space;
@@ -723,9 +735,7 @@ static inline int next_set_round(const uint64_t *m, const uint64_t *mask, int fr
  * their scheduler finds a group free, in the same cycles and order. */
 static inline int pipe_free_for(const Sm *sm, int p, int s, uint64_t now)
 {
-    if (sm->pipe_bound[p]) return sm->pipe_free[p][s] <= now;
-    for (int g = 0; g < sm->pipe_groups[p]; g++) if (sm->pipe_free[p][g] <= now) return 1;
-    return 0;
+    return (sm->pipe_bound[p] ? sm->pipe_free[p][s] : sm->pipe_first[p]) <= now;
 }
 
 /* Scheduler s's waiters of pipes it finds free now fall due. */
@@ -760,8 +770,7 @@ static uint64_t pipe_waiters_next(const Sm *sm, uint64_t now)
         }
     for (; pooled; pooled &= pooled - 1) {
         int p = __builtin_ctz(pooled);
-        for (int g = 0; g < sm->pipe_groups[p]; g++)
-            if (sm->pipe_free[p][g] < next) next = sm->pipe_free[p][g];
+        if (sm->pipe_first[p] < next) next = sm->pipe_first[p];
     }
     return next == SM_NEVER ? next : next > now ? next : now + 1;
 }

@@ -118,6 +118,7 @@ typedef struct Sm {
     uint64_t *fetch_slots;             /* per fetch unit: the slots it serves (nwords words each) */
     int blocks_used;
     uint64_t *pipe_free[PIPE_COUNT];   /* per group: cycle it accepts an instruction */
+    uint64_t pipe_first[PIPE_COUNT];   /* a pooled pipe's earliest pipe_free (pipe_set keeps it) */
     int pipe_groups[PIPE_COUNT];
     int pipe_ii[PIPE_COUNT];           /* initiation interval: warp_size / width */
     uint8_t pipe_bound[PIPE_COUNT];    /* a warp uses its scheduler's group (one group per scheduler) */
