@@ -339,14 +339,15 @@ static void pristine_until_used(void **state)
 
 /* set_hash: the set is the XOR of the line number's log2(sets)-bit chunks
  * (a stride of sets lines no longer lands in one set), for every set
- * count, against the chunk-by-chunk fold; and a lookup finds each line of a
+ * count, against the chunk-by-chunk fold, for absent lines and present
+ * ones (whose probe reads the set off the line's index); and a lookup finds each line of a
  * full set, and misses one never installed, at 1 to 56 ways. */
 static void set_hash_and_ways(void **state)
 {
     (void)state;
     uint64_t seed = 7;
     for (int bits = 1; bits <= 12; bits++) {
-        CacheConfig cfg = { .sets = 1 << bits, .ways = 1, .line_bytes = 128, .sector_bytes = 32, .mshrs = 1,
+        CacheConfig cfg = { .sets = 1 << bits, .ways = 2, .line_bytes = 128, .sector_bytes = 32, .mshrs = 1,
                             .max_merge = 1, .set_hash = 1 };
         CacheUnit *c = cache_create(&cfg);
         assert_non_null(c);
@@ -356,6 +357,11 @@ static void set_hash_and_ways(void **state)
             uint64_t line = addr >> 7, h = 0;
             for (uint64_t v = line; v; v >>= bits) h ^= v;
             assert_int_equal(cache_probe(c, addr).set, (int)(h & (uint64_t)(cfg.sets - 1)));
+            if (i % 2) continue;
+            cache_touch(c, addr);       /* present: the set read off its line's index is the same */
+            CacheProbe p = cache_probe(c, addr);
+            assert_true(p.present);
+            assert_int_equal(p.set, (int)(h & (uint64_t)(cfg.sets - 1)));
         }
         cache_destroy(c);
     }

@@ -178,9 +178,9 @@ CacheProbe cache_probe(const CacheUnit *c, uint64_t addr)
 {
     CacheProbe p;
     memset(&p, 0, sizeof p);
-    p.set = set_of(c, addr);
-    p.reserved = c->reserved[p.set];
     int i = find(c, addr);
+    p.set = i >= 0 ? i / c->cfg.ways : set_of(c, addr);   /* a present line's index says its set */
+    p.reserved = c->reserved[p.set];
     if (i >= 0) {
         const Line *l = &c->lines[i];
         p.present = 1;
