@@ -238,6 +238,54 @@ static void test_pooled_pipe_throughput(void **state)
     assert_in_range(more, 1656 - 16, 1656 + 16);
 }
 
+/* A folded instruction (machine count 0: nvcc's ld.param of a pointer)
+ * executes as soon as it is next, so the state a warp takes after folding
+ * it is charged to the instruction it then waits at, never to the folded
+ * one (sm.c keeps the line with pc through folds): on hopper.ini, every
+ * line of nvcc's naive_mm that holds only folded ld.params holds no
+ * warp-cycle, while the warps' cycles are all charged somewhere. */
+static void test_folded_lines_hold_no_stalls(void **state)
+{
+    (void)state;
+    Config c;
+    hopper(&c);
+    DiagList dl = { 0 };
+    AsmDefine defs[] = { { "M", "64" }, { "N", "64" }, { "K", "64" } };
+    AsmOptions ao = { defs, 3 };
+    Program *p = asm_assemble_file("tests/validation/nvcc/naive_mm.s", &ao, &dl);
+    assert_non_null(p);
+    Run r;
+    RunOptions o = { 0 };
+    assert_int_equal(run_program(&r, p, &c, "test", &o, &dl), RUN_OK);
+    const Entry *m = NULL;
+    for (int i = 0; i < p->nentries && !m; i++)
+        if (!strcmp(p->entries[i].name, "naive_mm")) m = p->entries[i].machine;
+    assert_non_null(m);
+    int folded_lines = 0;
+    uint64_t charged = 0, resident = 0;
+    for (int l = 1; l <= r.stats.nlines; l++) {
+        int any = 0, only_folded = 1;
+        for (int i = 0; i < m->ncode; i++) {
+            const Instr *in = &m->code[i];
+            if ((int)in->line != l) continue;
+            any = 1;
+            if (in->minst != 0 || in->op != OP_LD || in->space != SP_PARAM) only_folded = 0;
+        }
+        uint64_t cycles = 0;
+        for (int s = 0; s < STALL_COUNT; s++) cycles += r.stats.line[l].stall[s];
+        charged += cycles;
+        if (!any || !only_folded) continue;
+        folded_lines++;
+        assert_int_equal(cycles, 0);
+    }
+    for (int s = 0; s < STALL_COUNT; s++) resident += r.stats.stall[s];
+    assert_true(folded_lines >= 3);
+    assert_int_equal(charged, resident);
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+}
+
 static void test_gto_staggers_lockstep_warps(void **state)
 {
     (void)state;
@@ -802,6 +850,7 @@ int main(void)
         cmocka_unit_test(test_longer_latency_more_cycles),
         cmocka_unit_test(test_fewer_units_more_cycles),
         cmocka_unit_test(test_pooled_pipe_throughput),
+        cmocka_unit_test(test_folded_lines_hold_no_stalls),
         cmocka_unit_test(test_gto_staggers_lockstep_warps),
         cmocka_unit_test(test_latency_hiding_ipc_rises_with_warps),
         cmocka_unit_test(test_bank_conflicts_cost_cycles),
