@@ -73,6 +73,12 @@ struct Pool {
     Lane *lane;
     int n;
     int *lane_of;            /* per SM: its lane */
+    /* Per SM: the cycle its sm_cycle next has work (its next_wake while it
+     * has blocks, UINT64_MAX while it has none), kept where next_wake
+     * moves: its lane's SM phase, the inbox, a block's dispatch.  The SM
+     * phase passes over the rest without touching their records. */
+    uint64_t *due;
+    uint8_t *busy;           /* per SM: it has blocks (sm_busy), kept with due */
     _Atomic uint64_t go;     /* SM phases started */
     _Atomic int done;        /* lanes > 0 done with the current one */
     _Atomic int quit;
@@ -145,17 +151,29 @@ static void run_lane(Lane *ln)
     uint64_t next = SM_NEVER;
     int busy = 0;
     ln->faulted = 0;
+    uint64_t *due = ln->pool->due;
     for (int i = 0; i < ln->ninbox; i++) {
         const MemDone *d = &ln->inbox[i];
         sm_mem_complete(&ln->sms[d->sm], t, d->slot, d->tag, t->now);
+        if (sm_busy(&ln->sms[d->sm])) due[d->sm] = ln->sms[d->sm].next_wake;
     }
-    for (int i = 0; i < ln->nwake; i++) sm_wake_now(&ln->sms[ln->wake[i]], t->now);
+    for (int i = 0; i < ln->nwake; i++) {
+        sm_wake_now(&ln->sms[ln->wake[i]], t->now);
+        if (sm_busy(&ln->sms[ln->wake[i]])) due[ln->wake[i]] = ln->sms[ln->wake[i]].next_wake;
+    }
     ln->ninbox = ln->nwake = 0;
     for (int i = ln->lo; i < ln->hi; i++) {
+        if (due[i] > t->now) {   /* nothing due yet (or no blocks) */
+            if (due[i] < next) next = due[i];
+            busy |= ln->pool->busy[i];
+            continue;
+        }
         Sm *sm = &ln->sms[i];
         uint64_t before = sm->next_wake;
-        uint64_t w = sm_busy(sm) && t->now < before ? before : sm_cycle(sm, t);   /* nothing due yet */
+        uint64_t w = sm_cycle(sm, t);
         if (t->faulted) { ln->faulted = 1; break; }
+        ln->pool->busy[i] = (uint8_t)sm_busy(sm);
+        due[i] = sm_busy(sm) ? w : UINT64_MAX;
         if (w < next) next = w;
         busy |= sm_busy(sm);
         if (t->step && (i == t->step->sm || t->step->all_sms) && sm_busy(sm) && t->now >= before) {
@@ -259,7 +277,13 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
     memset(pl, 0, sizeof *pl);
     pl->lane = calloc((size_t)n, sizeof *pl->lane);
     pl->lane_of = calloc((size_t)nsms, sizeof *pl->lane_of);
-    if (!pl->lane || !pl->lane_of) return -1;
+    pl->due = malloc((size_t)(nsms > 0 ? nsms : 1) * sizeof *pl->due);
+    pl->busy = malloc((size_t)(nsms > 0 ? nsms : 1));
+    if (!pl->lane || !pl->lane_of || !pl->due || !pl->busy) return -1;
+    for (int s = 0; s < nsms; s++) {
+        pl->busy[s] = (uint8_t)sm_busy(&sms[s]);
+        pl->due[s] = pl->busy[s] ? sms[s].next_wake : UINT64_MAX;
+    }
     pl->n = n;
     for (int i = 0; i < n; i++) {
         Lane *ln = &pl->lane[i];
@@ -324,6 +348,8 @@ static void pool_end(Pool *pl, Timing *t, MemSys *ms)
     }
     free(pl->lane);
     free(pl->lane_of);
+    free(pl->due);
+    free(pl->busy);
     pl->lane = NULL;
     pl->lane_of = NULL;
 }
@@ -424,6 +450,8 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
             int s = rr;
             for (int i = 0; i < nsms && next_block < k.nctas && next_block < allowed; i++, s = s + 1 == nsms ? 0 : s + 1)
                 if (sm_can_fit(&sms[s], &t.occ) && sm_launch_cta(&sms[s], &t, next_block) == 0) {
+                    pool.due[s] = sms[s].next_wake;   /* now */
+                    pool.busy[s] = 1;
                     next_block++;
                     rr = s + 1 == nsms ? 0 : s + 1;
                 }
