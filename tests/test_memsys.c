@@ -48,6 +48,14 @@ static Config fermi(void)
     return c;
 }
 
+/* One key=value of the config changed, as --set does. */
+static void set(Config *c, const char *kv)
+{
+    DiagList dl = { 0 };
+    assert_int_equal(config_set(c, kv, &dl), 0);
+    diag_free(&dl);
+}
+
 static Sim *sim_new(const Config *c)
 {
     static Sim s;
@@ -186,9 +194,7 @@ static void completions_beyond_calendar(void **state)
 {
     (void)state;
     Config c = fermi();
-    DiagList dl = { 0 };
-    assert_int_equal(config_set(&c, "l1.hit_lat=1500", &dl), 0);
-    diag_free(&dl);
+    set(&c, "l1.hit_lat=1500");
     Sim *s = sim_new(&c);
     MemAccess a = ld(G);
     uint64_t done = 0;
@@ -227,9 +233,7 @@ static void bypass_l1(void **state)
     memsys_destroy(s->m);
 
     /* l1.enabled = false does the same for every global load */
-    DiagList dl = { 0 };
-    assert_int_equal(config_set(&c, "l1.enabled=false", &dl), 0);
-    diag_free(&dl);
+    set(&c, "l1.enabled=false");
     s = sim_new(&c);
     assert_int_equal(memsys_access(s->m, 0, 0, 1, &a, 0, &done), MEM_PENDING);
     drain(s);
@@ -589,10 +593,8 @@ static void write_back_l1(void **state)
 {
     (void)state;
     Config c = fermi();
-    DiagList dl = { 0 };
-    assert_int_equal(config_set(&c, "l1.write_policy=write_back", &dl), 0);
-    assert_int_equal(config_set(&c, "l1.alloc_on_write=true", &dl), 0);
-    diag_free(&dl);
+    set(&c, "l1.write_policy=write_back");
+    set(&c, "l1.alloc_on_write=true");
     Sim *s = sim_new(&c);
     MemAccess a = st(G), b = ld(G);
     uint64_t done;
@@ -908,9 +910,7 @@ static void controller_delay(void **state)
 {
     (void)state;
     Config c = fermi();
-    DiagList dl = { 0 };
-    assert_int_equal(config_set(&c, "dram.ctrl_lat=100", &dl), 0);
-    diag_free(&dl);
+    set(&c, "dram.ctrl_lat=100");
     Sim *s = sim_new(&c);
     MemAccess a = ld(G), b = ld(G + 128);
     uint64_t done;

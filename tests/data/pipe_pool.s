@@ -7,7 +7,9 @@
 // more cycles (test_timing pooled_pipe_throughput).
 .define WARPS 8
 .buffer out .f32[WARPS*32] zero
+.buffer want .f32[WARPS*32] expr(i + 64)
 .launch pipe_pool grid=(1) block=(WARPS*32) args=(out)
+.check out equals=want
 
 .entry pipe_pool (.param .u64 out)
 {
