@@ -10,7 +10,8 @@
 
 typedef struct Ring {
     IcntPacket *p;
-    int head, n, cap;
+    int head, n, cap;          /* cap: the queue's room; the array is mask + 1, a power of two */
+    int mask;
 } Ring;
 
 typedef struct Src {
@@ -63,16 +64,15 @@ static int ring_init(Ring *r, int cap)
 {
     r->cap = cap > 0 ? cap : 1;
     r->head = r->n = 0;
-    r->p = malloc((size_t)r->cap * sizeof *r->p);   /* entries are read only once pushed */
+    int size = 1;
+    while (size < r->cap) size *= 2;
+    r->mask = size - 1;
+    r->p = malloc((size_t)size * sizeof *r->p);   /* entries are read only once pushed */
     return r->p ? 0 : -1;
 }
 
 /* Entry i (0 <= i < cap) after the head. */
-static IcntPacket *ring_at(const Ring *r, int i)
-{
-    int k = r->head + i;
-    return &r->p[k >= r->cap ? k - r->cap : k];
-}
+static IcntPacket *ring_at(const Ring *r, int i) { return &r->p[(r->head + i) & r->mask]; }
 
 static void ring_push(Ring *r, const IcntPacket *p)
 {
@@ -82,7 +82,7 @@ static void ring_push(Ring *r, const IcntPacket *p)
 
 static void ring_pop(Ring *r)
 {
-    r->head = r->head + 1 == r->cap ? 0 : r->head + 1;
+    r->head = (r->head + 1) & r->mask;
     r->n--;
 }
 
