@@ -489,11 +489,9 @@ static void l1_merge_limit(void **state)
     (void)state;
     for (int merge = 2; merge <= 8; merge += 6) {
         Config c = fermi();
-        DiagList dl = { 0 };
-        char set[32];
-        snprintf(set, sizeof set, "l1.mshr_merge=%d", merge);
-        assert_int_equal(config_set(&c, set, &dl), 0);
-        diag_free(&dl);
+        char kv[32];
+        snprintf(kv, sizeof kv, "l1.mshr_merge=%d", merge);
+        set(&c, kv);
         Sim *s = sim_new(&c);
         MemAccess a = ld(G);
         uint64_t done = 0;
@@ -550,11 +548,9 @@ static void l2_merge_limit(void **state)
     (void)state;
     for (int merge = 2; merge <= 4; merge += 2) {
         Config c = fermi();
-        DiagList dl = { 0 };
-        char set[32];
-        snprintf(set, sizeof set, "l2.mshr_merge=%d", merge);
-        assert_int_equal(config_set(&c, set, &dl), 0);
-        diag_free(&dl);
+        char kv[32];
+        snprintf(kv, sizeof kv, "l2.mshr_merge=%d", merge);
+        set(&c, kv);
         Sim *s = sim_new(&c);
         MemAccess a = warp(SP_GLOBAL, G, 0, 4), b = warp(SP_GLOBAL, G + 128, 0, 4);
         uint64_t done;

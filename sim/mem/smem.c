@@ -148,21 +148,13 @@ static int group_ways(const MemAccess *a, LaneMask lanes, int bytes, int share, 
     memset(count, 0, (size_t)g->banks * sizeof count[0]);
     int16_t rank[MAX_WORDS];          /* pass of each word within the group, for detail */
     int ways = 0;
-    if (!detail) {                    /* the count alone (lsu_account's, at every issue) */
-        for (int i = 0; i < n; i++) {
-            if (share && i && wv[i] == wv[i - 1]) continue;
-            int b = bank_of(g, wv[i]);
-            if (++count[b] > ways) ways = count[b];
-        }
-        return ways;
-    }
     for (int i = 0; i < n; i++) {
         if (share && i && wv[i] == wv[i - 1]) { rank[i] = rank[i - 1]; continue; }
         int b = bank_of(g, wv[i]);
         rank[i] = (int16_t)count[b];
         if (++count[b] > ways) ways = count[b];
     }
-    if (detail) {
+    if (detail) {                     /* (lsu_account, at every issue, needs only the count) */
         for (int b = 0; b < (int)g->banks; b++)
             detail->bank_words[b] = (uint16_t)(detail->bank_words[b] + count[b]);
         for (LaneMask m = lanes; m; m &= m - 1) {
