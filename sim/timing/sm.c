@@ -300,7 +300,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         sw->pc = warp_pc(sw->w);
         sw->at_barrier = sw->w->at_barrier;
         sw->released = SM_NEVER;
-        sw->line = sw->pc_line = line_of(t, sw);
+        sw->line = line_of(t, sw);
         sw->waits_pipe = PIPE_NONE;
         if (start > t->now) {                  /* the fetch unit takes it up at start */
             sm->refetch[slot / 64] |= 1ull << (slot % 64);
@@ -417,7 +417,6 @@ static int fold(const Timing *t, SmWarp *sw)
     if (r == ISSUE_FAULT) return -1;
     if (d->nwrite && ready > now) scoreboard_set(&sw->sb, d, ready, (PendKind)kind);
     sw->pc = warp_pc(sw->w);
-    sw->pc_line = line_of(t, sw);
     sw->operands_ready = 0;
     return 1;
 }
@@ -608,7 +607,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     const Config *c = sm->cfg;
     uint64_t now = t->now;
     uint32_t pc = sw->pc;
-    set_state(t, sw, STALL_SELECTED, sw->pc_line);
+    set_state(t, sw, STALL_SELECTED, line_of(t, sw));
     sw->operands_ready = 0;      /* the next instruction is checked afresh */
     t->k->clock = now;
     ExecOut out;
@@ -666,7 +665,6 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
          * warp again once the target is known, lat.branch cycles later */
         uint32_t npc = warp_pc(w);
         sw->pc = npc;
-        sw->pc_line = line_of(t, sw);
         sw->at_barrier = (uint8_t)w->at_barrier;
         sw->released = SM_NEVER;
         sw->ibuf--;
@@ -886,7 +884,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
     }
     if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
     /* a draining warp stays charged to its last line (the ret) */
-    set_state(t, sw, v.reason, sw->finishing ? sw->line : sw->pc_line);
+    set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw));
     if (sw->finishing && !sw->inflight && sw->mem_done <= now) {
         sm->wake[slot] = SM_NEVER;
         tn->retiring[tn->nretire++] = slot;

@@ -48,7 +48,6 @@ typedef struct SmWarp {
     uint8_t operands_ready;  /* scoreboard and membar checks passed for its pc */
     uint8_t waits_pipe;      /* the Sm.pipe_wait set it is in, PIPE_NONE if none */
     uint8_t pipe;            /* its next instruction's pipe, once operands_ready (evaluate) */
-    uint32_t pc_line;        /* the source line at pc (line_of), kept where pc changes */
     /* The rest: read at issue, release, dispatch and retirement. */
     uint64_t released;       /* cycle a barrier released it (it goes on the next); SM_NEVER */
     Warp *w;                 /* functional state, inside its Cta */
