@@ -661,6 +661,54 @@ static void icnt_visits_busy_ports(void **state)
     icnt_destroy(n);
 }
 
+/* The crossbar's queues are rings over power-of-two arrays (icnt.c) whose
+ * room stays the configured count: a source queue of 5 one-flit packets
+ * and a destination buffer of 6 each hold that many at once, and every
+ * packet comes out in the order it went in over three fillings (30
+ * packets, so both rings wrap).  Hand case: one source, one destination,
+ * latency 2; nothing is popped until the destination holds 6 and the
+ * source 5 again, then everything is drained. */
+static void icnt_rings_hold_their_room(void **state)
+{
+    (void)state;
+    IcntParams p = { .nsrc = 1, .ndst = 1, .flit_bytes = 32, .queue_flits = 5, .latency = 2,
+                     .src_slots = 5, .dst_slots = 6, .lookahead = 1 };
+    Icnt *n = icnt_create(&p);
+    assert_non_null(n);
+    uint64_t t = 0, pushed = 0, popped = 0;
+    for (int round = 0; round < 3; round++) {
+        for (int fill = 0; fill < 2; fill++) {
+            for (;;) {
+                IcntPacket a = { .addr = pushed, .ready = t, .src = 0, .dst = 0, .flits = 1 };
+                if (icnt_push(n, &a)) break;
+                pushed++;
+            }
+            assert_int_equal(icnt_src_flits(n, 0), 5);   /* the source holds its 5 */
+            for (int k = 0; k < 8; k++) icnt_step(n, t++);
+        }
+        int held = 0;                                    /* 6 arrived, 4 wait at the source */
+        for (const IcntPacket *h = icnt_head(n, 0); h && h->arrive <= t; h = icnt_head(n, 0)) {
+            assert_int_equal(h->addr, popped);
+            popped++;
+            held++;
+            icnt_pop(n, 0);
+        }
+        assert_int_equal(held, 6);
+        while (icnt_busy(n)) {
+            icnt_step(n, t++);
+            const IcntPacket *h = icnt_head(n, 0);
+            if (h && h->arrive <= t) {
+                assert_int_equal(h->addr, popped);
+                popped++;
+                icnt_pop(n, 0);
+            }
+        }
+    }
+    assert_int_equal(pushed, 30);
+    assert_int_equal(popped, 30);
+    icnt_destroy(n);
+}
+
 /* With 16 or more sources queued, a step first marks the destinations that
  * can take a packet and passes over a source whose window (its lookahead)
  * goes only elsewhere (icnt.c, ICNT_GLANCE_SOURCES).  Hand case: 20
@@ -991,6 +1039,7 @@ int main(void)
         cmocka_unit_test(retry_with_held_lines),
         cmocka_unit_test(retry_icnt_full),
         cmocka_unit_test(icnt_visits_busy_ports),
+        cmocka_unit_test(icnt_rings_hold_their_room),
         cmocka_unit_test(icnt_glance_many_sources),
         cmocka_unit_test(l1_merge_limit),
         cmocka_unit_test(l2_merge_limit),
