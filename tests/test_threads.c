@@ -219,7 +219,7 @@ static void test_held_stores(void **state)
     assert_int_equal(log.n, 1);
     assert_int_equal(log.e[0].lanes, 0xffffffffu);
     assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* ld, same cycle: the old value */
-    assert_int_equal(w->r[(size_t)r1 * 32 + 5], 0);
+    assert_int_equal(reg_get(&k, w, r1, 5), 0);
     for (int i = 0; i < log.n; i++) exec_replay(&k, &log.e[i]);    /* end of the cycle */
     log.n = 0;
     assert_int_equal(*x, 42);
@@ -229,10 +229,10 @@ static void test_held_stores(void **state)
     for (int i = 0; i < log.n; i++) exec_replay(&k, &log.e[i]);
     log.n = 0;
     assert_int_equal(*x, 42 + 32);                                  /* lanes in order: lane l saw 42 + l */
-    assert_int_equal(w->r[(size_t)r2 * 32 + 0], 42);
-    assert_int_equal(w->r[(size_t)r2 * 32 + 31], 42 + 31);
+    assert_int_equal(reg_get(&k, w, r2, 0), 42);
+    assert_int_equal(reg_get(&k, w, r2, 31), 42 + 31);
     assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* the next cycle's load sees it */
-    assert_int_equal(w->r[(size_t)r3 * 32 + 7], 74);
+    assert_int_equal(reg_get(&k, w, r3, 7), 74);
     free(log.e);
     cta_free(&c);
     kernel_free(&k);

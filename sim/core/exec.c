@@ -115,7 +115,7 @@ static inline uint64_t var_offset(const X *x, int sym)
 static inline uint64_t val(const X *x, const Operand *o, int lane)
 {
     switch ((OperandKind)o->kind) {
-    case OPD_REG: return x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
+    case OPD_REG: return reg_get(x->k, x->w, o->r[0], lane);
     case OPD_IMM: return (uint64_t)o->imm;
     case OPD_SREG: return sreg(x, o->r[0], lane);
     case OPD_SYM: return var_offset(x, o->sym) + (uint64_t)o->imm;
@@ -131,8 +131,7 @@ static inline void wreg(const X *x, const Operand *o, int lane, uint64_t v)
         *p = (*p & ~(1u << lane)) | ((LaneMask)(v & 1) << lane);
         return;
     }
-    const Entry *e = x->k->entry;
-    x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane] = zx(v, e->regs[o->r[0]].bits);
+    reg_put(x->k, x->w, o->r[0], lane, zx(v, x->k->entry->regs[o->r[0]].bits));
 }
 
 /* ---- floating point ------------------------------------------------------------ */
@@ -655,7 +654,7 @@ static const char *const space_names[] = { "generic", "global", "shared", "const
 static uint64_t address(const X *x, const Operand *o, int lane)
 {
     uint64_t a = (uint64_t)o->imm;
-    if (o->r[0] != REG_NONE) a += x->w->r[(size_t)o->r[0] * (size_t)x->ws + (size_t)lane];
+    if (o->r[0] != REG_NONE) a += reg_get(x->k, x->w, o->r[0], lane);
     if (o->sym >= 0 && o->is_param == 2)   /* a .param of the running frame */
         a += FRAME_WINDOW + x->w->frame_base + x->k->entry->params[o->sym].offset;
     else if (o->sym >= 0) a += o->is_param ? x->k->entry->params[o->sym].offset : var_offset(x, o->sym);
@@ -735,14 +734,20 @@ static uint64_t load_elem(const uint8_t *p, DataType t)
     return isa_type_kind(t) == TK_SINT ? (uint64_t)sx(v, bytes * 8) : v;
 }
 
-/* Copy between the register row r and memory for the lanes in m, lane l's
- * bytes at mem + (addr[l] - off); every address already checked.  Copies of
- * a constant size, so they compile to single moves. */
-static void move_lanes(const X *x, LaneMask m, int bytes, int is_st, uint64_t *r, const uint64_t *addr,
+/* Copy between a register row and memory for the lanes in m, lane l's
+ * bytes at mem + (addr[l] - off); every address already checked.  The row
+ * has 8-byte lanes (wide) or 4-byte lanes (then bytes is 4).  Copies of a
+ * constant size, so they compile to single moves. */
+static void move_lanes(const X *x, LaneMask m, int bytes, int is_st, void *row, int wide, const uint64_t *addr,
                        uint8_t *mem, uint64_t off)
 {
     int ws = x->ws;
-    if (bytes == 4) {
+    uint64_t *r = row;
+    if (!wide) {
+        uint32_t *n = row;
+        if (is_st) EACH_LANE(m, l, memcpy(mem + (addr[l] - off), &n[l], 4));
+        else EACH_LANE(m, l, memcpy(&n[l], mem + (addr[l] - off), 4));
+    } else if (bytes == 4) {
         if (is_st) EACH_LANE(m, l, uint32_t v = (uint32_t)r[l]; memcpy(mem + (addr[l] - off), &v, 4));
         else EACH_LANE(m, l, uint32_t v; memcpy(&v, mem + (addr[l] - off), 4); r[l] = v);
     } else {
@@ -767,10 +772,10 @@ static int lanes_within(const X *x, const uint64_t *addr, LaneMask m, uint64_t l
  * one loop, one alignment and bounds check (lane by lane only when a global
  * access leaves the first lane's buffer), then the copies, element j of a
  * vector access (vec 2 or 4, esize bytes each) from or to register row
- * row[j].  Returns 0 if any lane would fault, before any memory or register
- * is written. */
-static int ldst_lanes(const X *x, LaneMask m, int esize, int vec, int is_st, const Operand *mo, uint64_t *const *row,
-                      ExecOut *out)
+ * rows[j] (8-byte lanes if wide[j]).  Returns 0 if any lane would fault,
+ * before any memory or register is written. */
+static int ldst_lanes(const X *x, LaneMask m, int esize, int vec, int is_st, const Operand *mo, void *const *rows,
+                      const uint8_t *wide, ExecOut *out)
 {
     /* a deferred global access checks its lanes now and moves at replay */
     int move = !x->defer || x->in->space != SP_GLOBAL;
@@ -778,8 +783,11 @@ static int ldst_lanes(const X *x, LaneMask m, int esize, int vec, int is_st, con
     /* address() for every lane at once */
     uint64_t *addr = out->mem.addr, base = (uint64_t)mo->imm;
     if (mo->sym >= 0) base += mo->is_param ? x->k->entry->params[mo->sym].offset : var_offset(x, mo->sym);
-    if (mo->r[0] != REG_NONE) {
-        const uint64_t *ar = &x->w->r[(size_t)mo->r[0] * (size_t)ws];
+    if (mo->r[0] != REG_NONE && x->k->row_wide[mo->r[0]]) {
+        const uint64_t *ar = reg_row(x->k, x->w, mo->r[0]);
+        EACH_LANE(m, l, addr[l] = base + ar[l]);
+    } else if (mo->r[0] != REG_NONE) {   /* a 32-bit register (shared memory offsets) */
+        const uint32_t *ar = reg_row(x->k, x->w, mo->r[0]);
         EACH_LANE(m, l, addr[l] = base + ar[l]);
     } else EACH_LANE(m, l, addr[l] = base);
     Cta *c = x->w->cta;
@@ -788,13 +796,14 @@ static int ldst_lanes(const X *x, LaneMask m, int esize, int vec, int is_st, con
         uint8_t *mem = sh ? c->smem : x->k->mem->cmem;
         uint64_t size = sh ? c->smem_bytes : x->k->mem->cbytes;
         if (size < (uint64_t)bytes || !lanes_within(x, addr, m, 0, size - (uint64_t)bytes, bytes)) return 0;
-        for (int j = 0; j < vec; j++) move_lanes(x, m, esize, is_st, row[j], addr, mem + j * esize, 0);
+        for (int j = 0; j < vec; j++) move_lanes(x, m, esize, is_st, rows[j], wide[j], addr, mem + j * esize, 0);
         return 1;
     }
     const Region *reg = mem_find(x->k->mem, addr[__builtin_ctz(m)], (uint64_t)bytes);
     if (reg && lanes_within(x, addr, m, reg->base, reg->base + reg->size - (uint64_t)bytes, bytes)) {
         if (move)   /* the usual case: one buffer */
-            for (int j = 0; j < vec; j++) move_lanes(x, m, esize, is_st, row[j], addr, reg->data + j * esize, reg->base);
+            for (int j = 0; j < vec; j++)
+                move_lanes(x, m, esize, is_st, rows[j], wide[j], addr, reg->data + j * esize, reg->base);
         return 1;
     }
     /* lanes in several buffers (or a bad one): every lane's before moving any */
@@ -810,7 +819,8 @@ static int ldst_lanes(const X *x, LaneMask m, int esize, int vec, int is_st, con
     }
     if (move)
         FOR_LANES(m, l) for (int j = 0; j < vec; j++)
-            move_lanes(x, 1u << l, esize, is_st, row[j], addr, lane_reg[l]->data + j * esize, lane_reg[l]->base);
+            move_lanes(x, 1u << l, esize, is_st, rows[j], wide[j], addr, lane_reg[l]->data + j * esize,
+                       lane_reg[l]->base);
     return 1;
 }
 
@@ -850,8 +860,9 @@ static int fast_ld_param(const X *x, LaneMask m, ExecOut *out)
     uint64_t a = address(x, mo, 0);
     if (a >= FRAME_WINDOW || a % (uint64_t)bytes || a + (uint64_t)bytes > x->k->param_bytes) return 0;
     uint64_t v = zx(load_elem(x->k->params + a, (DataType)in->type), x->k->entry->regs[ro->r[0]].bits);
-    uint64_t *d = &x->w->r[(size_t)ro->r[0] * (size_t)ws];
-    EACH_LANE(m, l, d[l] = v; out->mem.addr[l] = a);
+    if (x->k->row_wide[ro->r[0]]) { uint64_t *d = reg_row(x->k, x->w, ro->r[0]); EACH_LANE(m, l, d[l] = v); }
+    else { uint32_t *d = reg_row(x->k, x->w, ro->r[0]); EACH_LANE(m, l, d[l] = (uint32_t)v); }
+    EACH_LANE(m, l, out->mem.addr[l] = a);
     mem_access(out, 0, bytes, m, SP_PARAM);
     return 1;
 }
@@ -872,17 +883,23 @@ static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
         (in->space != SP_GLOBAL && in->space != SP_SHARED && !(in->space == SP_CONST && !is_st)))
         return 0;
     /* the register row of each element: one register, or a vector of 2 or
-     * 4 as wide as the elements at least (no '_' sink) */
-    uint64_t *row[4];
-    if (vec == 1 && ro->kind == OPD_REG) row[0] = &x->w->r[(size_t)ro->r[0] * (size_t)x->ws];
-    else if ((vec == 2 || vec == 4) && ro->kind == OPD_VEC && ro->n == vec) {
+     * 4 as wide as the elements at least (no '_' sink); 8-byte elements
+     * need rows of 8-byte lanes */
+    void *row[4];
+    uint8_t wide[4];
+    if (vec == 1 && ro->kind == OPD_REG) {
+        row[0] = reg_row(x->k, x->w, ro->r[0]);
+        wide[0] = x->k->row_wide[ro->r[0]];
+        if (esize == 8 && !wide[0]) return 0;
+    } else if ((vec == 2 || vec == 4) && ro->kind == OPD_VEC && ro->n == vec) {
         for (int j = 0; j < vec; j++) {
             int r = ro->r[j];
             if (r == REG_NONE || x->k->entry->regs[r].bits < esize * 8) return 0;
-            row[j] = &x->w->r[(size_t)r * (size_t)x->ws];
+            row[j] = reg_row(x->k, x->w, r);
+            wide[j] = x->k->row_wide[r];
         }
     } else return 0;
-    if (m && !ldst_lanes(x, m, esize, vec, is_st, mo, row, out)) return 0;
+    if (m && !ldst_lanes(x, m, esize, vec, is_st, mo, row, wide, out)) return 0;
     if (x->defer && in->space == SP_GLOBAL) defer_lanes(x, m);
     mem_access(out, is_st, esize * vec, m, in->space);
     return 1;
@@ -912,7 +929,7 @@ static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
             uint16_t reg = ro->kind == OPD_VEC ? ro->r[j] : ro->r[0];
             if (is_st) {
                 uint64_t v = ro->kind == OPD_IMM ? (uint64_t)ro->imm : reg == REG_NONE ? 0
-                           : x->w->r[(size_t)reg * (size_t)ws + (size_t)l];
+                           : reg_get(x->k, x->w, reg, l);
                 memcpy(p + j * esize, &v, (size_t)esize);
             } else if (reg != REG_NONE) {
                 Operand one = { .kind = OPD_REG, .r = { reg } };
@@ -1015,8 +1032,8 @@ static void exec_shfl(const X *x, LaneMask m)
     const Instr *in = x->in;
     int ws = x->ws;
     uint64_t src[WARP_MAX];       /* a copy: the destination may be the source */
-    if (in->opd[1].kind == OPD_REG) memcpy(src, &x->w->r[(size_t)in->opd[1].r[0] * (size_t)ws], (size_t)ws * sizeof *src);
-    else for (int l = 0; l < ws; l++) src[l] = val(x, &in->opd[1], l);
+    const uint64_t *sr = row(x, &in->opd[1], src);
+    if (sr != src) memcpy(src, sr, (size_t)ws * sizeof *src);
     uint32_t lane_mask = (uint32_t)ws - 1;
     /* the lane offset and the clamp/segment word, each a register row or
      * an immediate (filled) */
@@ -1170,8 +1187,29 @@ static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp);
  * filled into tmp. */
 static inline const uint64_t *row(const X *x, const Operand *o, uint64_t *tmp)
 {
-    if (o->kind == OPD_REG) return &x->w->r[(size_t)o->r[0] * (size_t)x->ws];
+    if (o->kind == OPD_REG) {
+        int r = o->r[0], ws = x->ws;
+        if (x->k->row_wide[r]) return reg_row(x->k, x->w, r);
+        const uint32_t *n = reg_row(x->k, x->w, r);   /* 4-byte lanes, widened */
+        for (int l = 0; l < ws; l++) tmp[l] = n[l];
+        return tmp;
+    }
     return row_filled(x, o, tmp);
+}
+
+/* Where a row loop writes register r: its row (8-byte lanes), else tmp,
+ * which row_put then narrows into the row's 4-byte lanes (those in m). */
+static inline uint64_t *row_dst(const X *x, int r, uint64_t *tmp)
+{
+    return x->k->row_wide[r] ? reg_row(x->k, x->w, r) : tmp;
+}
+
+static inline void row_put(const X *x, int r, const uint64_t *d, LaneMask m)
+{
+    if (x->k->row_wide[r]) return;
+    uint32_t *n = reg_row(x->k, x->w, r);
+    int ws = x->ws;
+    EACH_LANE(m, l, n[l] = (uint32_t)d[l]);
 }
 
 static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp)
@@ -1192,9 +1230,25 @@ static const uint64_t *row_filled(const X *x, const Operand *o, uint64_t *tmp)
  * value in row b. */
 #define ROWOP1(expr) EACH_LANE(m, l, d[l] = (expr) & wm)
 #define ROWOP(expr) do { \
-        if (bimm) EACH_LANE(m, l, const uint64_t bl = bv; d[l] = (expr) & wm); \
-        else EACH_LANE(m, l, const uint64_t bl = b[l]; d[l] = (expr) & wm); \
+        if (bimm) EACH_LANE(m, l, const ROW_T bl = bv; d[l] = (expr) & wm); \
+        else EACH_LANE(m, l, const ROW_T bl = b[l]; d[l] = (expr) & wm); \
     } while (0)
+
+/* Operand o of a 32-bit row loop as 4-byte lanes: a 32-bit register's row
+ * itself, an immediate or special register filled into tmp (its low 32
+ * bits: all a 32-bit operation uses); NULL for a 64-bit register. */
+static inline const uint32_t *row32(const X *x, const Operand *o, uint32_t *tmp)
+{
+    int ws = x->ws;
+    if (o->kind == OPD_REG) return x->k->row_wide[o->r[0]] ? NULL : reg_row(x->k, x->w, o->r[0]);
+    if (o->kind == OPD_IMM) {
+        uint32_t v = (uint32_t)o->imm;
+        for (int l = 0; l < ws; l++) tmp[l] = v;
+        return tmp;
+    }
+    for (int l = 0; l < ws; l++) tmp[l] = (uint32_t)val(x, o, l);
+    return tmp;
+}
 
 /* sx and zx at 32 bits in 32-bit types, for CMP_LANES: narrower lanes
  * vectorise better. */
@@ -1238,25 +1292,32 @@ static int fast_setp(const X *x, LaneMask m)
     if (in->flags || in->cmp == CMP_NONE || in->cmp > CMP_HS || (bits != 32 && bits != 64) ||
         isa_type_is_half((DataType)in->type))
         return 0;
-    uint64_t ta[WARP_MAX], tb[WARP_MAX];
-    const uint64_t *a = row(x, &in->opd[1], ta);
     int bimm = in->opd[2].kind == OPD_IMM && k != TK_FLOAT;
     uint64_t bv = (uint64_t)in->opd[2].imm;
-    const uint64_t *b = bimm ? NULL : row(x, &in->opd[2], tb);
     /* lanes where a < b, where a == b, and where neither is NaN (ordered
      * comparisons are false on NaN) */
     LaneMask lt = 0, eq = 0, ord = x->full;
-    if (k == TK_FLOAT) {
-        for (int l = 0; l < ws; l++) {
-            double fa = bits == 32 ? f32(a[l]) : f64(a[l]), fb = bits == 32 ? f32(b[l]) : f64(b[l]);
-            if (isnan(fa) || isnan(fb)) ord &= ~(1u << l);
-            lt |= (LaneMask)(fa < fb) << l;
-            eq |= (LaneMask)(fa == fb) << l;
-        }
-    } else if (k == TK_SINT && in->cmp < CMP_LO) {
-        if (bits == 32) CMP_LANES(int32_t, sx32); else CMP_LANES(int64_t, sx);
+    uint32_t ta32[WARP_MAX], tb32[WARP_MAX];
+    const uint32_t *a32 = k != TK_FLOAT && bits == 32 ? row32(x, &in->opd[1], ta32) : NULL;
+    const uint32_t *b32 = a32 && !bimm ? row32(x, &in->opd[2], tb32) : NULL;
+    if (a32 && (bimm || b32)) {          /* 32-bit integers in 32-bit registers, read as they are */
+        const uint32_t *a = a32, *b = b32;
+        if (k == TK_SINT && in->cmp < CMP_LO) CMP_LANES(int32_t, sx32); else CMP_LANES(uint32_t, zx32);
     } else {
-        if (bits == 32) CMP_LANES(uint32_t, zx32); else CMP_LANES(uint64_t, zx);
+        uint64_t ta[WARP_MAX], tb[WARP_MAX];
+        const uint64_t *a = row(x, &in->opd[1], ta), *b = bimm ? NULL : row(x, &in->opd[2], tb);
+        if (k == TK_FLOAT) {
+            for (int l = 0; l < ws; l++) {
+                double fa = bits == 32 ? f32(a[l]) : f64(a[l]), fb = bits == 32 ? f32(b[l]) : f64(b[l]);
+                if (isnan(fa) || isnan(fb)) ord &= ~(1u << l);
+                lt |= (LaneMask)(fa < fb) << l;
+                eq |= (LaneMask)(fa == fb) << l;
+            }
+        } else if (k == TK_SINT && in->cmp < CMP_LO) {
+            if (bits == 32) CMP_LANES(int32_t, sx32); else CMP_LANES(int64_t, sx);
+        } else {
+            if (bits == 32) CMP_LANES(uint32_t, zx32); else CMP_LANES(uint64_t, zx);
+        }
     }
     LaneMask gt = ord & ~lt & ~eq, r;
     switch (in->cmp) {
@@ -1283,26 +1344,6 @@ static int fast_setp(const X *x, LaneMask m)
     }
     return 1;
 }
-
-/* fma.rn.f32 over a full warp with the host CPU's FMA instruction, where
- * it has one (x86-64: checked at run time).  Without it fmaf is a libm call
- * per lane.  Both round once, so the results are the same bits. */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define HOST_FMA_CHECK() __builtin_cpu_supports("fma")
-__attribute__((target("fma"))) static void fma_row32(uint64_t *d, const uint64_t *a, uint64_t bv, const uint64_t *b,
-                                                     const uint64_t *c, int n, uint64_t wm)
-{
-    if (b) { LANES_INDEPENDENT for (int l = 0; l < n; l++) d[l] = bf32(__builtin_fmaf(f32(a[l]), f32(b[l]), f32(c[l]))) & wm; }
-    else { LANES_INDEPENDENT for (int l = 0; l < n; l++) d[l] = bf32(__builtin_fmaf(f32(a[l]), f32(bv), f32(c[l]))) & wm; }
-}
-#else
-#define HOST_FMA_CHECK() 0
-static void fma_row32(uint64_t *d, const uint64_t *a, uint64_t bv, const uint64_t *b, const uint64_t *c, int n,
-                      uint64_t wm)
-{
-    (void)d; (void)a; (void)bv; (void)b; (void)c; (void)n; (void)wm;
-}
-#endif
 
 /* Whether exec_fast has a row loop for in, decided before any operand row
  * is gathered. */
@@ -1336,12 +1377,14 @@ static int fast_cvta(const X *x, LaneMask m)
     const Instr *in = x->in;
     int ws = x->ws;
     if (in->opd[0].kind != OPD_REG || in->opd[1].kind != OPD_REG) return 0;
-    uint64_t win = cvta_window((Space)in->space), *d = &x->w->r[(size_t)in->opd[0].r[0] * (size_t)ws];
-    const uint64_t *a = &x->w->r[(size_t)in->opd[1].r[0] * (size_t)ws];
-    int dbits = x->k->entry->regs[in->opd[0].r[0]].bits;
+    int dr = in->opd[0].r[0];
+    uint64_t win = cvta_window((Space)in->space), ta[WARP_MAX], td[WARP_MAX], *d = row_dst(x, dr, td);
+    const uint64_t *a = row(x, &in->opd[1], ta);
+    int dbits = x->k->entry->regs[dr].bits;
     uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
     if (in->flags & IF_TO) EACH_LANE(m, l, d[l] = (a[l] - win) & wm);
     else EACH_LANE(m, l, d[l] = (a[l] + win) & wm);
+    row_put(x, dr, d, m);
     return 1;
 }
 
@@ -1358,22 +1401,42 @@ static int fast_cvt_int(const X *x, LaneMask m)
         (in->flags & IF_SAT) || dk == TK_FLOAT || sk == TK_FLOAT || dk == TK_PRED || sk == TK_PRED ||
         isa_type_is_half(dt) || isa_type_is_half(st) || isa_type_lanes(dt) != 1)
         return 0;
-    int db = isa_type_bits(dt), sb = isa_type_bits(st), dbits = x->k->entry->regs[in->opd[0].r[0]].bits;
-    uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1, ta[WARP_MAX];
-    uint64_t *d = &x->w->r[(size_t)in->opd[0].r[0] * (size_t)ws];
+    int dr = in->opd[0].r[0], db = isa_type_bits(dt), sb = isa_type_bits(st), dbits = x->k->entry->regs[dr].bits;
+    uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1, ta[WARP_MAX], td[WARP_MAX];
+    uint64_t *d = row_dst(x, dr, td);
     const uint64_t *a = row(x, &in->opd[1], ta);
     if (sk == TK_SINT && dk == TK_SINT) EACH_LANE(m, l, d[l] = (uint64_t)sx((uint64_t)sx(a[l], sb), db) & wm);
     else if (sk == TK_SINT) EACH_LANE(m, l, d[l] = zx((uint64_t)sx(a[l], sb), db) & wm);
     else if (dk == TK_SINT) EACH_LANE(m, l, d[l] = (uint64_t)sx(zx(a[l], sb), db) & wm);
     else EACH_LANE(m, l, d[l] = zx(zx(a[l], sb), db) & wm);
+    row_put(x, dr, d, m);
     return 1;
 }
+
+/* 1 if handled. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HOST_FMA_CHECK() __builtin_cpu_supports("fma")
+#else
+#define HOST_FMA_CHECK() 0
+#endif
+
+/* The row loops of exec_fast, made twice from exec_rowops.inc: on rows of
+ * 8-byte lanes, and on rows of 4-byte lanes for 32-bit instructions whose
+ * destination and register operands are all 32-bit registers (no widening
+ * copies; both give the same bits). */
+#define ROW_T uint64_t
+#define ROW_OPS row_ops64
+#define ROW_FMA fma_row64
+#include "sim/core/exec_rowops.inc"
+#define ROW_T uint32_t
+#define ROW_OPS row_ops32
+#define ROW_FMA fma_row32
+#include "sim/core/exec_rowops.inc"
 
 /* 1 if handled. */
 static int exec_fast(const X *x, LaneMask m)
 {
     const Instr *in = x->in;
-    int ws = x->ws;
     if (in->op == OP_SETP) return fast_setp(x, m);
     if (in->op == OP_CVT) return fast_cvt_int(x, m);
     if (in->op == OP_CVTA) return fast_cvta(x, m);
@@ -1381,77 +1444,27 @@ static int exec_fast(const X *x, LaneMask m)
     TypeKind k = x->kind;
     if (!has_row_op(in, k, bits)) return 0;
     const Operand *od = &in->opd[0];
-    uint64_t *d = &x->w->r[(size_t)od->r[0] * (size_t)ws];
-    int dbits = x->k->entry->regs[od->r[0]].bits;
+    int dr = od->r[0], dbits = x->k->entry->regs[dr].bits;
     uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
-    uint64_t ta[WARP_MAX], tb[WARP_MAX], tc[WARP_MAX];
-    const uint64_t *a = in->nops > 1 ? row(x, &in->opd[1], ta) : NULL;
+    int has_a = in->nops > 1, has_c = in->nops > 3 && in->opd[3].kind != OPD_NONE;
     int bimm = in->nops <= 2 || in->opd[2].kind == OPD_NONE || in->opd[2].kind == OPD_IMM;
     uint64_t bv = in->nops > 2 && in->opd[2].kind == OPD_IMM ? (uint64_t)in->opd[2].imm : 0;
+    if (bits == 32 && dbits == 32) {
+        uint32_t ta[WARP_MAX], tb[WARP_MAX], tc[WARP_MAX];
+        const uint32_t *a = has_a ? row32(x, &in->opd[1], ta) : NULL;
+        const uint32_t *b = bimm ? NULL : row32(x, &in->opd[2], tb);
+        const uint32_t *c = has_c ? row32(x, &in->opd[3], tc) : NULL;
+        if ((a || !has_a) && (b || bimm) && (c || !has_c))
+            return row_ops32(x, m, reg_row(x->k, x->w, dr), a, b, (uint32_t)bv, bimm, c, wm);
+    }
+    uint64_t ta[WARP_MAX], tb[WARP_MAX], tc[WARP_MAX], td[WARP_MAX];
+    uint64_t *d = row_dst(x, dr, td);
+    const uint64_t *a = has_a ? row(x, &in->opd[1], ta) : NULL;
     const uint64_t *b = bimm ? NULL : row(x, &in->opd[2], tb);
-    const uint64_t *c = in->nops > 3 && in->opd[3].kind != OPD_NONE ? row(x, &in->opd[3], tc) : NULL;
-    int sgn = k == TK_SINT;
-    if ((in->op == OP_FMA || (in->op == OP_MAD && k == TK_FLOAT)) && bits == 32 && c && m == x->full &&
-        HOST_FMA_CHECK()) {
-        fma_row32(d, a, bv, b, c, ws, wm);
-        return 1;
-    }
-    switch ((Opcode)in->op) {
-    case OP_MOV:
-        ROWOP1(a[l]);
-        return 1;
-    case OP_ADD:
-        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) + f32(bl))); else ROWOP(bf64(f64(a[l]) + f64(bl))); }
-        else ROWOP(a[l] + bl);
-        return 1;
-    case OP_SUB:
-        if (k == TK_FLOAT) { if (bits == 32) ROWOP(bf32(f32(a[l]) - f32(bl))); else ROWOP(bf64(f64(a[l]) - f64(bl))); }
-        else ROWOP(a[l] - bl);
-        return 1;
-    case OP_MUL: case OP_MAD: {
-        int mad = in->op == OP_MAD;
-        if (k == TK_FLOAT) {
-            if (bits == 32) { if (mad) ROWOP(bf32(fmaf(f32(a[l]), f32(bl), f32(c[l])))); else ROWOP(bf32(f32(a[l]) * f32(bl))); }
-            else { if (mad) ROWOP(bf64(fma(f64(a[l]), f64(bl), f64(c[l])))); else ROWOP(bf64(f64(a[l]) * f64(bl))); }
-        } else if (in->mul == MUL_LO) {
-            if (mad) ROWOP(a[l] * bl + c[l]); else ROWOP(a[l] * bl);
-        } else if (sgn) {               /* MUL_WIDE of 32-bit values */
-            if (mad) ROWOP((uint64_t)(sx(a[l], 32) * sx(bl, 32)) + c[l]); else ROWOP((uint64_t)(sx(a[l], 32) * sx(bl, 32)));
-        } else {
-            if (mad) ROWOP(zx(a[l], 32) * zx(bl, 32) + c[l]); else ROWOP(zx(a[l], 32) * zx(bl, 32));
-        }
-        return 1;
-    }
-    case OP_FMA:
-        if (bits == 32) ROWOP(bf32(fmaf(f32(a[l]), f32(bl), f32(c[l]))));
-        else ROWOP(bf64(fma(f64(a[l]), f64(bl), f64(c[l]))));
-        return 1;
-    case OP_AND: ROWOP(a[l] & bl); return 1;
-    case OP_OR: ROWOP(a[l] | bl); return 1;
-    case OP_XOR: ROWOP(a[l] ^ bl); return 1;
-    case OP_NOT: ROWOP1(~a[l]); return 1;
-    case OP_SHL: ROWOP((uint32_t)bl >= (uint32_t)bits ? 0 : zx(a[l], bits) << (uint32_t)bl); return 1;
-    case OP_SHR:
-        if (sgn) ROWOP((uint64_t)(sx(a[l], bits) >> ((uint32_t)bl >= (uint32_t)bits ? bits - 1 : (int)(uint32_t)bl)));
-        else ROWOP((uint32_t)bl >= (uint32_t)bits ? 0 : zx(a[l], bits) >> (uint32_t)bl);
-        return 1;
-    case OP_SELP: {
-        LaneMask p = x->w->p[in->opd[3].r[0]] ^ (in->opd[3].neg ? ~0u : 0u);
-        ROWOP(((p >> l) & 1u) ? a[l] : bl);
-        return 1;
-    }
-    case OP_MIN: case OP_MAX:
-        if (sgn) {
-            if (in->op == OP_MIN) ROWOP(sx(a[l], bits) < sx(bl, bits) ? a[l] : bl);
-            else ROWOP(sx(a[l], bits) > sx(bl, bits) ? a[l] : bl);
-        } else {
-            if (in->op == OP_MIN) ROWOP(zx(a[l], bits) < zx(bl, bits) ? a[l] : bl);
-            else ROWOP(zx(a[l], bits) > zx(bl, bits) ? a[l] : bl);
-        }
-        return 1;
-    default:
-        return 0;
-    }
+    const uint64_t *c = has_c ? row(x, &in->opd[3], tc) : NULL;
+    if (!row_ops64(x, m, d, a, b, bv, bimm, c, wm)) return 0;
+    row_put(x, dr, d, m);
+    return 1;
 }
 
 /* mov, with PTX's packing forms: mov.b32 d, {a, b} puts a in the low bits;
@@ -1467,7 +1480,8 @@ static void exec_mov(const X *x, LaneMask m)
     FOR_LANES(m, l) {
         if (a->kind == OPD_VEC) {
             uint64_t r = 0;
-            for (int i = 0; i < v->n; i++) r |= zx(x->w->r[(size_t)v->r[i] * (size_t)ws + (size_t)l], eb) << (eb * i);
+            for (int i = 0; i < v->n; i++)
+                if (v->r[i] != REG_NONE) r |= zx(reg_get(x->k, x->w, v->r[i], l), eb) << (eb * i);
             wreg(x, d, l, r);
             continue;
         }

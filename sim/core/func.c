@@ -41,7 +41,7 @@ int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
     if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, nsms, cfg->sm.max_warps)) return -1;
     /* the checks run the PTX as written: a finding names the order the
      * student wrote (docs/checks.md); the memory is the same either way */
-    kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE && !chk);
+    if (kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE && !chk)) { kernel_free(&k); return -1; }
     kernel_configure(&k, cfg->sm.max_call_depth, cfg->gpu.core_clock_mhz);
     k.check = chk;
     int rc = 0;

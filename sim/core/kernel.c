@@ -24,6 +24,28 @@ void kernel_configure(Kernel *k, int max_call_depth, double core_clock_mhz)
     k->frame_stride = s > (1u << 24) ? (1u << 24) : (uint32_t)s;
 }
 
+/* Kernel.row_off and row_wide for k->entry's registers: rows in register
+ * order (a linked .func's registers stay one byte range, swap_regs), each
+ * rounded to 8 bytes so every 8-byte row is aligned whatever the warp size. */
+static int layout_regs(Kernel *k)
+{
+    const Entry *e = k->entry;
+    free(k->row_off);
+    free(k->row_wide);
+    k->row_off = malloc(((size_t)e->nregs + 1) * sizeof *k->row_off);
+    k->row_wide = malloc((size_t)(e->nregs ? e->nregs : 1));
+    if (!k->row_off || !k->row_wide) return -1;
+    uint64_t off = 0;
+    for (int r = 0; r < e->nregs; r++) {
+        k->row_off[r] = (uint32_t)off;
+        k->row_wide[r] = e->regs[r].bits > 32;
+        off += ((uint64_t)(k->row_wide[r] ? 8 : 4) * (uint64_t)k->warp_size + 7) / 8 * 8;
+        if (off > UINT32_MAX) return -1;
+    }
+    k->row_off[e->nregs] = (uint32_t)off;
+    return 0;
+}
+
 int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
                 int warp_size, int nsms, int max_warps_per_sm)
 {
@@ -59,14 +81,15 @@ int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
     if (!k->var_base) return -1;
     for (int i = 0; i < p->nvars; i++)
         if (p->vars[i].space == SP_GLOBAL) k->var_base[i] = mem_region_of_buffer(mem, p->vars[i].buffer)->base;
-    return 0;
+    return layout_regs(k);
 }
 
-void kernel_use_schedule(Kernel *k, int machine)
+int kernel_use_schedule(Kernel *k, int machine)
 {
     const Entry *src = &k->prog->entries[k->spec->entry];
     k->entry = backend_entry(src, machine);
     k->machine = k->entry != src;
+    return layout_regs(k);
 }
 
 uint32_t kernel_source_pc(const Kernel *k, uint32_t pc)
@@ -81,6 +104,10 @@ void kernel_free(Kernel *k)
     k->params = NULL;
     free(k->var_base);
     k->var_base = NULL;
+    free(k->row_off);
+    k->row_off = NULL;
+    free(k->row_wide);
+    k->row_wide = NULL;
 }
 
 int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
@@ -103,8 +130,8 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
     c->smem = calloc(1, c->smem_bytes ? c->smem_bytes : 1);
     c->lmem = calloc((size_t)c->nthreads, c->lmem_bytes ? c->lmem_bytes : 1);
     const Entry *e = k->entry;
-    size_t nr = (size_t)(e->nregs ? e->nregs : 1) * (size_t)ws, np = (size_t)(e->npreds ? e->npreds : 1);
-    c->regs = calloc((size_t)c->nwarps * nr, sizeof *c->regs);
+    size_t nr = k->row_off[e->nregs] ? k->row_off[e->nregs] : 8, np = (size_t)(e->npreds ? e->npreds : 1);
+    c->regs = calloc((size_t)c->nwarps, nr);
     c->preds = calloc((size_t)c->nwarps * np, sizeof *c->preds);
     if (k->frame_stride) c->frames = calloc((size_t)c->nwarps * (size_t)ws, k->frame_stride);
     if (!c->warps || !c->smem || !c->lmem || !c->regs || !c->preds || (k->frame_stride && !c->frames)) return -1;
@@ -118,7 +145,7 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
         w->live = w->valid;
         w->frame_bytes = e->frame_bytes;
         if (k->frame_stride) w->fmem = c->frames + (size_t)i * (size_t)ws * k->frame_stride;
-        w->r = c->regs + (size_t)i * nr;
+        w->rb = c->regs + (size_t)i * nr;
         w->p = c->preds + (size_t)i * np;
         simt_init(&w->simt, 0, w->valid);
     }

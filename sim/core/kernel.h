@@ -70,7 +70,7 @@ typedef struct CallFrame {
     uint32_t caller_base, caller_bytes;   /* the caller's frame */
     int call;                    /* Entry.calls index */
     LaneMask mask;               /* the lanes that called */
-    uint64_t *saved_r;           /* the callee's registers, ws lanes each */
+    uint8_t *saved_r;            /* the callee's register rows, as in Warp.rb */
     LaneMask *saved_p;
 } CallFrame;
 
@@ -85,7 +85,8 @@ struct Warp {
     SimtStack simt;
     LaneMask valid;              /* lanes that are threads of the block */
     LaneMask live;               /* valid lanes that have not exited */
-    uint64_t *r;                 /* r[reg * warp_size + lane] */
+    uint8_t *rb;                 /* value registers: a row of warp_size lanes each,
+                                    at Kernel.row_off (reg_get, reg_row) */
     LaneMask *p;                 /* predicate registers, one bit per lane */
     int at_barrier;              /* waiting at bar.sync */
     uint32_t barrier_pc;
@@ -107,7 +108,7 @@ struct Cta {
     int live_warps;              /* warps with live lanes */
     /* its warps' registers, predicates and frames, one allocation each
      * (Warp.r, .p and .fmem point into them) */
-    uint64_t *regs;
+    uint8_t *regs;
     LaneMask *preds;
     uint8_t *frames;
     int smid;
@@ -128,6 +129,14 @@ struct Kernel {
     uint8_t *params;
     uint32_t param_bytes;
     uint64_t *var_base;          /* per Program var: a .global's address, else 0 */
+    /* The rows of a warp's value registers in its block (Warp.rb): register
+     * r's row starts row_off[r] bytes in and holds 8-byte lanes when r is
+     * 64 bits wide (row_wide[r]), 4-byte lanes when it is 32 bits or fewer
+     * (values zero-extended on reading).  row_off[nregs] is the block's
+     * size.  Most registers of real kernels are 32-bit: half the bytes per
+     * row is half the host cache each warp's registers take. */
+    uint32_t *row_off;
+    uint8_t *row_wide;
     int max_call_depth;          /* sm.max_call_depth */
     double ns_per_clock;         /* %globaltimer = %clock64 x this (1000 / gpu.core_clock_mhz) */
     uint32_t frame_stride;       /* frame memory per lane (0: the entry makes no calls) */
@@ -142,12 +151,29 @@ struct Kernel {
     Fault fault;
 };
 
+/* Register r of warp w: its row (8-byte lanes if k->row_wide[r], else
+ * 4-byte), lane l's value zero-extended, and lane l set to v (v already
+ * within the register's width). */
+static inline void *reg_row(const Kernel *k, const Warp *w, int r) { return w->rb + k->row_off[r]; }
+static inline uint64_t reg_get(const Kernel *k, const Warp *w, int r, int l)
+{
+    const void *p = w->rb + k->row_off[r];
+    return k->row_wide[r] ? ((const uint64_t *)p)[l] : ((const uint32_t *)p)[l];
+}
+static inline void reg_put(const Kernel *k, Warp *w, int r, int l, uint64_t v)
+{
+    void *p = w->rb + k->row_off[r];
+    if (k->row_wide[r]) ((uint64_t *)p)[l] = v;
+    else ((uint32_t *)p)[l] = (uint32_t)v;
+}
+
 /* Set up a kernel for spec (parameters from the .launch args). */
 int kernel_init(Kernel *k, const Program *p, int launch_index, Memory *mem, Stats *st,
                 int warp_size, int nsms, int max_warps_per_sm);
 void kernel_free(Kernel *k);
-/* Issue the back end's machine order (machine = 1) or the source order. */
-void kernel_use_schedule(Kernel *k, int machine);
+/* Issue the back end's machine order (machine = 1) or the source order
+ * (-1: out of memory). */
+int kernel_use_schedule(Kernel *k, int machine);
 /* The source pc of pc in the code k issues (faults name source pcs, as
  * --disasm numbers them). */
 uint32_t kernel_source_pc(const Kernel *k, uint32_t pc);

@@ -68,15 +68,15 @@ static void copy_param(const Kernel *k, Warp *w, LaneMask m, const Param *src, u
  * an outer activation of the same .func (recursion) finds its own. */
 static void swap_regs(const Kernel *k, Warp *w, const LinkedFunc *lf, CallFrame *f, int save)
 {
-    size_t ws = (size_t)k->warp_size, nr = (size_t)lf->nregs * ws;
+    uint32_t off = k->row_off[lf->reg_base], nb = k->row_off[lf->reg_base + lf->nregs] - off;
     if (save) {
-        f->saved_r = malloc(nr ? nr * sizeof *f->saved_r : 1);
+        f->saved_r = malloc(nb ? nb : 1);
         f->saved_p = malloc(lf->npreds ? (size_t)lf->npreds * sizeof *f->saved_p : 1);
         if (!f->saved_r || !f->saved_p) abort();
-        memcpy(f->saved_r, &w->r[(size_t)lf->reg_base * ws], nr * sizeof *f->saved_r);
+        memcpy(f->saved_r, w->rb + off, nb);
         memcpy(f->saved_p, &w->p[lf->pred_base], (size_t)lf->npreds * sizeof *f->saved_p);
     } else {
-        memcpy(&w->r[(size_t)lf->reg_base * ws], f->saved_r, nr * sizeof *f->saved_r);
+        memcpy(w->rb + off, f->saved_r, nb);
         memcpy(&w->p[lf->pred_base], f->saved_p, (size_t)lf->npreds * sizeof *f->saved_p);
         free(f->saved_r);
         free(f->saved_p);
@@ -162,7 +162,7 @@ static int barrier_id(const Kernel *k, Warp *w, const Instr *in)
     uint64_t v = (uint64_t)o->imm;
     if (o->kind == OPD_REG) {
         LaneMask a = warp_active(w);
-        v = w->r[(size_t)o->r[0] * (size_t)k->warp_size + (size_t)(a ? __builtin_ctz(a) : 0)];
+        v = reg_get(k, w, o->r[0], a ? __builtin_ctz(a) : 0);
     }
     return (int)(v & 15u);
 }

@@ -340,7 +340,7 @@ static void print_reg(Stepper *s, const Timing *t, const Sm *sm, const char *nam
         fprintf(s->out, "%s of block %" PRId64 " warp %d, by lane:", name, s->fblock, s->fwarp);
         for (int l = 0; l < ws; l++) {
             if (!((valid >> l) & 1u)) continue;
-            uint64_t v = sw->w->r[(size_t)r * (size_t)ws + (size_t)l];
+            uint64_t v = reg_get(t->k, sw->w, r, l);
             if (l % 8 == 0) fprintf(s->out, "\n  %2d:", l);
             if (ty == T_F32) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); fprintf(s->out, " %10g", (double)f); }
             else if (ty == T_F64) { double d; memcpy(&d, &v, 8); fprintf(s->out, " %10g", d); }

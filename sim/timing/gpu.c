@@ -386,7 +386,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     if (kernel_init(&k, p, li, m, st, cfg->sm.warp_size, cfg->gpu.num_sms, cfg->sm.max_warps)) return -1;
     /* the checks run the PTX as written: a finding names the order the
      * student wrote (docs/checks.md); the memory is the same either way */
-    kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE && !chk);
+    if (kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE && !chk)) { kernel_free(&k); return -1; }
     kernel_configure(&k, cfg->sm.max_call_depth, cfg->gpu.core_clock_mhz);
     k.check = chk;
     const LaunchSpec *l = k.spec;
