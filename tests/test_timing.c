@@ -581,6 +581,44 @@ static void test_lsu_groups_space_a_warps_loads(void **state)
     diag_free(&dl);
 }
 
+/* Warps queue for their processing block's address stage
+ * (tests/data/agu_queue.s): a barrier releases 4 x K warps at once, K on
+ * each of hopper.ini's 4 schedulers, and each issues one global load.  A
+ * load holds its scheduler's stage unit.lsu_global_cycles = 6, so the j-th
+ * warp of a scheduler's queue waits 6j cycles in lg_throttle: 4 x 6 x
+ * K(K-1)/2 = 12K(K-1) in all, the same under every policy (whichever warp
+ * goes first, the waits are 0, 6, ... 6(K-1)).  The runs charge 6K more
+ * (measured, not derived: it grows with K, not with the queue), which the
+ * doubling differences cancel:
+ * lg(2K) - 2 lg(K) = 12 x 2K(2K-1) - 24K(K-1) = 24K^2: 96 at K = 2, 384
+ * at K = 4.  The waiting warps sit in the LSU's waiting set and are
+ * looked at when the stage frees (sm.c, pipe_free_at). */
+static uint64_t agu_queue_lg(const Config *c, const char *k)
+{
+    AsmDefine d[] = { { "K", k } };
+    Stats s;
+    run_file(c, "tests/data/agu_queue.s", d, 1, &s);
+    return s.stall[STALL_LG_THROTTLE];
+}
+
+static void test_address_stage_queue(void **state)
+{
+    (void)state;
+    static const char *const policies[] = { "sched.policy=lrr", "sched.policy=gto", "sched.policy=oldest",
+                                            "sched.policy=two_level" };
+    for (int i = 0; i < 4; i++) {
+        Config h;
+        hopper(&h);
+        set(&h, "gpu.num_sms=1");
+        set(&h, policies[i]);
+        assert_int_equal(h.unit.lsu_global_cycles, 6);
+        uint64_t lg2 = agu_queue_lg(&h, "2"), lg4 = agu_queue_lg(&h, "4"), lg8 = agu_queue_lg(&h, "8");
+        assert_int_equal(lg4 - 2 * lg2, 96);
+        assert_int_equal(lg8 - 2 * lg4, 384);
+        assert_int_equal(lg8, 12 * 8 * 7 + 6 * 8);
+    }
+}
+
 /* The block dispatcher's round robin (gpu.c): every SM with room gets a
  * block before any SM gets another, so block b + nsms runs on block b's SM.
  * The H100 does this (tests/validation/h100/measured/blocktime.csv: 256
@@ -862,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_cta_launch_cycles),
         cmocka_unit_test(test_carveout),
         cmocka_unit_test(test_lsu_groups_space_a_warps_loads),
+        cmocka_unit_test(test_address_stage_queue),
         cmocka_unit_test(test_l1_invalidate_on_launch),
         cmocka_unit_test(test_dispatch_round_robin),
         cmocka_unit_test(test_retry_sleep_same_as_polling),

@@ -498,20 +498,18 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
     v.pipe = pipe_of(sm, in);
     sw->pipe = (uint8_t)v.pipe;
     if (v.pipe == PIPE_NONE) return v;
-    if (agu_busy(sm, v.pipe, sw->sched, now)) {   /* its block's address stage */
-        v.reason = in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
-        v.until = sm->agu_free[sw->sched];
-        return v;
+    if (!agu_busy(sm, v.pipe, sw->sched, now)) {   /* its block's address stage, then a group */
+        if (sm->pipe_bound[v.pipe]) {          /* its own processing block's unit */
+            if (sm->pipe_free[v.pipe][sw->sched] <= now) { v.group = sw->sched; return v; }
+        } else for (int g = 0; g < sm->pipe_groups[v.pipe]; g++)
+            if (sm->pipe_free[v.pipe][g] <= now) { v.group = g; return v; }
     }
-    if (sm->pipe_bound[v.pipe]) {          /* its own processing block's unit */
-        if (sm->pipe_free[v.pipe][sw->sched] <= now) { v.group = sw->sched; return v; }
-    } else for (int g = 0; g < sm->pipe_groups[v.pipe]; g++)
-        if (sm->pipe_free[v.pipe][g] <= now) { v.group = g; return v; }
     v.reason = v.pipe != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE
              : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
-    /* every look until a group of the pipe frees would say the same (one
-     * held by a retried access frees at a cycle not known yet): the warp
-     * waits in the pipe's set, and sm_cycle looks at it once a group is free */
+    /* every look until the pipe is free for its scheduler (its address
+     * stage and a group: pipe_free_for) would say the same (a group held
+     * by a retried access frees at a cycle not known yet): the warp waits
+     * in the pipe's set, and sm_cycle looks at it once the pipe is free */
     v.until = SM_NEVER;
     v.on_pipe = 1;
     return v;
@@ -729,14 +727,21 @@ static inline int next_set_round(const uint64_t *m, const uint64_t *mask, int fr
 
 /* ---- warps waiting for a pipe -------------------------------------------------------
  * A warp whose only wait is a busy pipe (Verdict.on_pipe) is in the pipe's
- * pipe_wait set instead of on the wheel: it would be looked at every time a
- * group of the pipe frees, and each time one warp takes it, the others
- * would find it busy again and wait on.  Here they are looked at when
- * their scheduler finds a group free, in the same cycles and order. */
-static inline int pipe_free_for(const Sm *sm, int p, int s, uint64_t now)
+ * pipe_wait set instead of on the wheel: it would be looked at every time
+ * the pipe frees, and each time one warp takes it, the others would find
+ * it busy again and wait on.  Here they are looked at when the pipe is free
+ * for their scheduler, in the same cycles and order.  For the LSU, free
+ * means its processing block's address stage as well as a group: a
+ * memory-bound kernel's warps queue for the address stage, every one of
+ * them looked at each time it frees while they were on the wheel. */
+static inline uint64_t pipe_free_at(const Sm *sm, int p, int s)
 {
-    return (sm->pipe_bound[p] ? sm->pipe_free[p][s] : sm->pipe_first[p]) <= now;
+    uint64_t at = sm->pipe_bound[p] ? sm->pipe_free[p][s] : sm->pipe_first[p];
+    if (p == PIPE_LSU && sm->agu_ii && sm->agu_free[s] > at) at = sm->agu_free[s];
+    return at;
 }
+
+static inline int pipe_free_for(const Sm *sm, int p, int s, uint64_t now) { return pipe_free_at(sm, p, s) <= now; }
 
 /* Scheduler s's waiters of pipes it finds free now fall due. */
 static void pipe_waiters_due(Sm *sm, int s, uint64_t now)
@@ -760,18 +765,12 @@ static void pipe_waiters_due(Sm *sm, int s, uint64_t now)
  * for one of them (SM_NEVER: none, or only pipes a retried access holds). */
 static uint64_t pipe_waiters_next(const Sm *sm, uint64_t now)
 {
-    uint64_t next = SM_NEVER;
-    unsigned pooled = 0;   /* pipe_wait_of may name a pipe with none left: a look too many */
+    uint64_t next = SM_NEVER;   /* pipe_wait_of may name a pipe with none left: a look too many */
     for (int s = 0; s < sm->nsched; s++)
         for (unsigned ps = sm->pipe_wait_of[s]; ps; ps &= ps - 1) {
-            int p = __builtin_ctz(ps);
-            if (!sm->pipe_bound[p]) { pooled |= 1u << p; continue; }
-            if (sm->pipe_free[p][s] < next) next = sm->pipe_free[p][s];
+            uint64_t at = pipe_free_at(sm, __builtin_ctz(ps), s);
+            if (at < next) next = at;
         }
-    for (; pooled; pooled &= pooled - 1) {
-        int p = __builtin_ctz(pooled);
-        if (sm->pipe_first[p] < next) next = sm->pipe_first[p];
-    }
     return next == SM_NEVER ? next : next > now ? next : now + 1;
 }
 
@@ -826,20 +825,6 @@ typedef struct Turn {
     int *retiring, nretire;
 } Turn;
 
-/* A warp in pipe p's waiting set would find no group of it free for
- * scheduler s (its address stage busy says more: it is looked at). */
-static inline int pipe_refuses(const Sm *sm, int p, int s, uint64_t now)
-{
-    return !pipe_free_for(sm, p, s, now) && !agu_busy(sm, p, s, now);
-}
-
-/* Would evaluate find pipe p free for scheduler s's warp now: its
- * address stage (the LSU) and a group of it? */
-static inline int pipe_takes(const Sm *sm, int p, int s, uint64_t now)
-{
-    return !agu_busy(sm, p, s, now) && pipe_free_for(sm, p, s, now);
-}
-
 /* Scheduler tn->s looks at a due warp: issues it if it is ready, in the
  * policy's pool (candidate) and an issue slot is left, else records why it
  * waits and when to look again. */
@@ -851,7 +836,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
     if (sw->waits_pipe != PIPE_NONE) {
         int p = sw->waits_pipe;
         uint64_t bit = 1ull << (slot % 64);
-        if (pipe_refuses(sm, p, s, now)) {
+        if (!pipe_free_for(sm, p, s, now)) {
             /* a warp before it took the group: the look would say what it said */
             sm->pipe_wait[p][slot / 64] |= bit;
             sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
@@ -863,7 +848,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
     }
     int may_issue = candidate && tn->issued < sm->cfg->sm.issue_per_scheduler;
     if (!may_issue && !t->step && sw->state == STALL_NOT_SELECTED && sw->operands_ready &&
-        (sw->pipe == PIPE_NONE || pipe_takes(sm, sw->pipe, s, now))) {
+        (sw->pipe == PIPE_NONE || pipe_free_for(sm, sw->pipe, s, now))) {
         /* ready at its last look and not picked (so not finishing: only an
          * issue exits a warp, and it clears operands_ready): nothing but its
          * own issue changes its registers, buffer or pc, so evaluate would
@@ -907,7 +892,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
  * them lowest first: no keys, no sort.  There the pipes' waiters also stay
  * in their pipe's set until looked at, and once the turn has used its
  * issue slots the waiters of a pipe it no longer finds free would each be
- * refused (pipe_refuses: nothing frees a group within a cycle), so they
+ * refused (pipe_free_for: nothing frees a pipe within a cycle), so they
  * are passed over together without touching their records and end the
  * turn as a refused look leaves a warp.  Otherwise (two_level, whose keys
  * also say who is in its pool, and every turn under --step) the turn sorts
@@ -989,7 +974,7 @@ static void turn(Sm *sm, Timing *t, Turn *tn)
             if (a) {                          /* a pipe's waiter */
                 int p = __builtin_ctz(a);
                 wait[p] &= ~bit;
-                if (pipe_refuses(sm, p, s, now)) {   /* waits on, as look's refusal */
+                if (!pipe_free_for(sm, p, s, now)) {   /* waits on, as look's refusal */
                     sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
                     sm->wake[slot] = SM_NEVER;
                     continue;
@@ -1005,7 +990,7 @@ static void turn(Sm *sm, Timing *t, Turn *tn)
         for (unsigned a = active; a; a &= a - 1) {
             int p = __builtin_ctz(a);
             uint64_t left = in & wait[p];
-            if (!pipe_refuses(sm, p, s, now)) continue;
+            if (pipe_free_for(sm, p, s, now)) continue;
             active &= ~(1u << p);
             in &= ~left;
             if (left) sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
