@@ -8,7 +8,6 @@
 static void add(Deps *d, int is_write, int reg)
 {
     if (d->nread + d->nwrite >= 12) return;
-    d->bits |= scoreboard_bit(reg);
     if (!is_write) {
         /* reads come first: shift the writes up */
         memmove(&d->reg[d->nread + 1], &d->reg[d->nread], (size_t)d->nwrite * sizeof d->reg[0]);
@@ -43,6 +42,17 @@ static int writes_slot(const Instr *in, int slot)
     return !(f == FMT_ST || f == FMT_RED || f == FMT_BRA || f == FMT_BAR || f == FMT_MASK || f == FMT_NONE);
 }
 
+/* A register and how many operands name it, for deps_build's ranking:
+ * most named first, the lower number first among equals. */
+typedef struct RegCount { int reg, uses; } RegCount;
+
+static int by_uses(const void *a, const void *b)
+{
+    const RegCount *x = a, *y = b;
+    if (x->uses != y->uses) return x->uses > y->uses ? -1 : 1;
+    return (x->reg > y->reg) - (x->reg < y->reg);
+}
+
 Deps *deps_build(const Entry *e)
 {
     Deps *deps = calloc((size_t)(e->ncode ? e->ncode : 1), sizeof *deps);
@@ -57,6 +67,26 @@ Deps *deps_build(const Entry *e)
             add_operand(d, e, &in->opd[s], writes_slot(in, s));
         }
     }
+    /* Pending bits: their own to the 63 registers named most often (ties:
+     * the lower number), the shared one to the rest. */
+    int n = e->nregs + e->npreds;
+    RegCount *u = calloc((size_t)(n ? n : 1), sizeof *u);
+    uint8_t *bit = malloc((size_t)(n ? n : 1));
+    if (!u || !bit) { free(u); free(bit); free(deps); return NULL; }
+    for (int r = 0; r < n; r++) u[r].reg = r;
+    for (int pc = 0; pc < e->ncode; pc++)
+        for (int i = 0; i < deps[pc].nread + deps[pc].nwrite; i++) u[deps[pc].reg[i]].uses++;
+    qsort(u, (size_t)n, sizeof *u, by_uses);
+    for (int k = 0; k < n; k++) bit[u[k].reg] = (uint8_t)(k < SB_SHARED_BIT ? k : SB_SHARED_BIT);
+    for (int pc = 0; pc < e->ncode; pc++) {
+        Deps *d = &deps[pc];
+        for (int i = 0; i < d->nread + d->nwrite; i++) {
+            d->bit[i] = bit[d->reg[i]];
+            d->bits |= 1ull << d->bit[i];
+        }
+    }
+    free(u);
+    free(bit);
     /* Posted reductions: a global red, or an atom whose result no
      * instruction reads (ptxas makes it a RED): the warp goes on without
      * waiting for it and may retire before it is done, as on the H100
@@ -72,7 +102,7 @@ Deps *deps_build(const Entry *e)
         if (in->op == OP_ATOM && d->nwrite == 1) {
             d->nwrite = 0;
             d->bits = 0;
-            for (int i = 0; i < d->nread; i++) d->bits |= scoreboard_bit(d->reg[i]);
+            for (int i = 0; i < d->nread; i++) d->bits |= 1ull << d->bit[i];
         }
     }
     free(read);

@@ -25,15 +25,19 @@ typedef enum PendKind { PEND_FIXED, PEND_SHORT, PEND_LONG, PEND_IMC } PendKind;
  * (nregs + index). */
 typedef struct Deps {
     uint16_t reg[12];    /* reads, then writes */
+    uint8_t bit[12];     /* each one's bit in Scoreboard.pending */
     uint8_t nread, nwrite;
     uint8_t minst;       /* machine instructions (Instr.minst): 0 folded, n slots */
     uint8_t posted;      /* a global reduction nobody waits for (red, or atom whose result is never read) */
-    uint64_t bits;       /* scoreboard_bit() of every register in reg[] */
+    uint64_t bits;       /* 1 << bit[i] of every register in reg[] */
 } Deps;
 
-/* A register's bit in Deps.bits and Scoreboard.pending: its own for the
- * first 63, one shared bit for the rest. */
-static inline uint64_t scoreboard_bit(int reg) { return 1ull << (reg < 63 ? reg : 63); }
+/* A register's pending bit: its own for 63 of them, one shared bit (63)
+ * for the rest.  deps_build gives their own bits to the 63 registers its
+ * instructions name most often (nvcc declares a hundred registers or more
+ * per kernel, its 64-bit addresses and predicates last); bit 63 is never
+ * cleared, so a register on it is always looked up. */
+#define SB_SHARED_BIT 63
 
 /* deps[pc] for every instruction of e; NULL if out of memory. */
 Deps *deps_build(const Entry *e);
@@ -41,9 +45,10 @@ Deps *deps_build(const Entry *e);
 typedef struct Scoreboard {
     uint64_t *ready;     /* cycle at which the register's pending value lands */
     uint8_t *kind;       /* PendKind of that write */
-    /* Registers that may still have a write in flight (scoreboard_bit): set
-     * by scoreboard_set, cleared when a check finds the value landed.  A
-     * clear bit means ready <= now, so checks skip reading ready[]. */
+    /* Registers that may still have a write in flight (Deps.bit): set by
+     * scoreboard_set, cleared when a check finds the value landed (never
+     * the shared bit).  A clear bit means ready <= now, so checks skip
+     * reading ready[]. */
     uint64_t pending;
 } Scoreboard;
 
@@ -54,10 +59,10 @@ static inline int scoreboard_blocking(Scoreboard *s, const Deps *d, uint64_t now
 {
     if (!(s->pending & d->bits)) return -1;
     for (int i = 0; i < d->nread + d->nwrite; i++) {
-        int r = d->reg[i];
-        if (r < 63 && !(s->pending >> r & 1)) continue;
+        int r = d->reg[i], b = d->bit[i];
+        if (b != SB_SHARED_BIT && !(s->pending >> b & 1)) continue;
         if (s->ready[r] > now) return r;
-        if (r < 63) s->pending &= ~(1ull << r);   /* landed: no need to look again */
+        if (b != SB_SHARED_BIT) s->pending &= ~(1ull << b);   /* landed: no need to look again */
     }
     return -1;
 }
@@ -73,7 +78,7 @@ static inline void scoreboard_set(Scoreboard *s, const Deps *d, uint64_t ready, 
     for (int i = d->nread; i < d->nread + d->nwrite; i++) {
         s->ready[d->reg[i]] = ready;
         s->kind[d->reg[i]] = (uint8_t)k;
-        s->pending |= scoreboard_bit(d->reg[i]);
+        s->pending |= 1ull << d->bit[i];
     }
 }
 
