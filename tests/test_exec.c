@@ -23,10 +23,10 @@
 
 #include "isa/asm.h"
 #include "sim/base/config.h"
-#include "sim/core/kernel.h"
 #include "sim/core/warp.h"
 #include "sim/front/report.h"
 #include "sim/front/run.h"
+#include "tests/kernel_text.h"
 
 /* ---- running a kernel text ----------------------------------------------------- */
 
@@ -262,14 +262,6 @@ static const Case narrow_in_wide_cases[] = {
  * up to 8 bytes (so 8-byte rows stay aligned at any warp size).  Then one
  * warp's writes: each stays in its row, a 32-bit value reads back
  * zero-extended, and 64-bit values split into and load into 32-bit rows. */
-static int reg_named(const Entry *e, const char *name)
-{
-    for (int i = 0; i < e->nregs; i++)
-        if (!strcmp(e->regs[i].name, name)) return i;
-    fail_msg("no register %s", name);
-    return -1;
-}
-
 static void test_register_rows(void **state)
 {
     (void)state;
@@ -293,61 +285,50 @@ static void test_register_rows(void **state)
         "    ld.global.v2.f32 {%f0, %f1}, [%rd1];\n"
         "    ret;\n"
         "}\n";
-    DiagList dl = { 0 };
-    Program *p = asm_assemble("rows.s", src, strlen(src), NULL, &dl);
-    if (!p) diag_print(&dl, stderr);
-    assert_non_null(p);
-    Memory mem;
-    Stats st;
-    assert_int_equal(mem_init(&mem, p), 0);
-    assert_int_equal(stats_init(&st, p->nlines, 1), 0);
-    Kernel k;
     /* 7 registers of 4-byte lanes, 5 of 8-byte lanes; a 7-lane warp's
      * 28-byte rows round up to 32 */
-    assert_int_equal(kernel_init(&k, p, 0, &mem, &st, 7, 1, 64), 0);
-    assert_int_equal(k.entry->nregs, 12);
-    assert_int_equal(k.row_off[k.entry->nregs], 7 * 32 + 5 * 56);
-    for (int r = 0; r < k.entry->nregs; r++) assert_int_equal(k.row_off[r] % 8, 0);
-    kernel_free(&k);
-    assert_int_equal(kernel_init(&k, p, 0, &mem, &st, 32, 1, 64), 0);
-    const Entry *e = k.entry;
-    int h0 = reg_named(e, "%h0"), h1 = reg_named(e, "%h1"), r0 = reg_named(e, "%r0"), r1 = reg_named(e, "%r1");
-    int r2 = reg_named(e, "%r2"), rd0 = reg_named(e, "%rd0"), rd2 = reg_named(e, "%rd2");
-    int f0 = reg_named(e, "%f0"), f1 = reg_named(e, "%f1"), fd0 = reg_named(e, "%fd0");
-    assert_int_equal(k.row_off[e->nregs], 7 * 128 + 5 * 256);
-    assert_int_equal(k.row_off[h1] - k.row_off[h0], 128);
-    assert_int_equal(k.row_off[r0] - k.row_off[h1], 128);
-    assert_int_equal(k.row_off[rd0] - k.row_off[r2], 128);
-    assert_int_equal(k.row_off[f0] - k.row_off[rd2], 256);
-    assert_int_equal(k.row_off[fd0] - k.row_off[f1], 128);
-    assert_int_equal(k.row_wide[r1], 0);
-    assert_int_equal(k.row_wide[h0], 0);
-    assert_int_equal(k.row_wide[f0], 0);
-    assert_int_equal(k.row_wide[rd0], 1);
-    assert_int_equal(k.row_wide[fd0], 1);
+    KernelRig rig;
+    rig_init(&rig, "rows.s", src, 7);
+    assert_int_equal(rig.k.entry->nregs, 12);
+    assert_int_equal(rig.k.row_off[rig.k.entry->nregs], 7 * 32 + 5 * 56);
+    for (int r = 0; r < rig.k.entry->nregs; r++) assert_int_equal(rig.k.row_off[r] % 8, 0);
+    rig_free(&rig);
+    rig_init(&rig, "rows.s", src, 32);
+    Kernel *k = &rig.k;
+    const Entry *e = k->entry;
+    int h0 = reg_index(e, "%h0"), h1 = reg_index(e, "%h1"), r0 = reg_index(e, "%r0"), r1 = reg_index(e, "%r1");
+    int r2 = reg_index(e, "%r2"), rd0 = reg_index(e, "%rd0"), rd2 = reg_index(e, "%rd2");
+    int f0 = reg_index(e, "%f0"), f1 = reg_index(e, "%f1"), fd0 = reg_index(e, "%fd0");
+    assert_int_equal(k->row_off[e->nregs], 7 * 128 + 5 * 256);
+    assert_int_equal(k->row_off[h1] - k->row_off[h0], 128);
+    assert_int_equal(k->row_off[r0] - k->row_off[h1], 128);
+    assert_int_equal(k->row_off[rd0] - k->row_off[r2], 128);
+    assert_int_equal(k->row_off[f0] - k->row_off[rd2], 256);
+    assert_int_equal(k->row_off[fd0] - k->row_off[f1], 128);
+    assert_int_equal(k->row_wide[r1], 0);
+    assert_int_equal(k->row_wide[h0], 0);
+    assert_int_equal(k->row_wide[f0], 0);
+    assert_int_equal(k->row_wide[rd0], 1);
+    assert_int_equal(k->row_wide[fd0], 1);
     Cta c;
-    assert_int_equal(cta_init(&k, &c, 0, 0), 0);
+    assert_int_equal(cta_init(k, &c, 0, 0), 0);
     Warp *w = &c.warps[0];
     ExecOut out;
-    for (int i = 0; i < 8; i++) assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);
+    for (int i = 0; i < 8; i++) assert_int_equal(warp_issue(k, w, &out), ISSUE_OK);
     for (int l = 0; l < 32; l += 31) {
-        assert_int_equal(reg_get(&k, w, r1, l), 0xffffffffu);
-        assert_int_equal(reg_get(&k, w, h1, l), 0xffffu);
-        assert_int_equal(reg_get(&k, w, h0, l), 0);                  /* the rows beside them untouched */
-        assert_int_equal(reg_get(&k, w, reg_named(e, "%rd2"), l), 0xffffffffull);
-        assert_int_equal(reg_get(&k, w, rd0, l), 0x100000000ull);
-        assert_int_equal(reg_get(&k, w, r0, l), 0);                  /* the low half */
-        assert_int_equal(reg_get(&k, w, r2, l), 1);                  /* the high half */
-        assert_int_equal(reg_get(&k, w, f0, l), 0);
-        assert_int_equal(reg_get(&k, w, f1, l), 1);
+        assert_int_equal(reg_get(k, w, r1, l), 0xffffffffu);
+        assert_int_equal(reg_get(k, w, h1, l), 0xffffu);
+        assert_int_equal(reg_get(k, w, h0, l), 0);                  /* the rows beside them untouched */
+        assert_int_equal(reg_get(k, w, reg_index(e, "%rd2"), l), 0xffffffffull);
+        assert_int_equal(reg_get(k, w, rd0, l), 0x100000000ull);
+        assert_int_equal(reg_get(k, w, r0, l), 0);                  /* the low half */
+        assert_int_equal(reg_get(k, w, r2, l), 1);                  /* the high half */
+        assert_int_equal(reg_get(k, w, f0, l), 0);
+        assert_int_equal(reg_get(k, w, f1, l), 1);
     }
-    assert_int_equal(*(uint64_t *)mem_region_of_buffer(&mem, 0)->data, 0x100000000ull);
+    assert_int_equal(*(uint64_t *)mem_region_of_buffer(&rig.mem, 0)->data, 0x100000000ull);
     cta_free(&c);
-    kernel_free(&k);
-    stats_free(&st);
-    mem_free(&mem);
-    program_free(p);
-    diag_free(&dl);
+    rig_free(&rig);
 }
 
 static void test_narrow_types_in_wide_registers(void **state)

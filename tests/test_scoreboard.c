@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isa/asm.h"
 #include "sim/timing/scoreboard.h"
+#include "tests/kernel_text.h"
 
 /* An instruction reading r[0..nread) and writing r[nread..nread+nwrite),
  * register r on pending bit r (the shared bit from 63 on). */
@@ -108,9 +108,7 @@ static void deps_build_ranks_registers(void **state)
         "    ret;\n"
         "}\n";
     DiagList dl = { 0 };
-    Program *p = asm_assemble("ranks.s", src, strlen(src), NULL, &dl);
-    if (!p) diag_print(&dl, stderr);
-    assert_non_null(p);
+    Program *p = assemble_text("ranks.s", src, &dl);
     const Entry *e = &p->entries[0];
     assert_int_equal(e->nregs, 70);
     Deps *d = deps_build(e);
@@ -132,9 +130,7 @@ static void deps_build_ranks_registers(void **state)
     int n = snprintf(text, sizeof text, ".entry k()\n{\n    .reg .b32 %%r<65>;\n");
     for (int r = 0; r < 65; r++) n += snprintf(text + n, sizeof text - (size_t)n, "    mov.b32 %%r%d, 0;\n", r);
     snprintf(text + n, sizeof text - (size_t)n, "    ret;\n}\n");
-    p = asm_assemble("shared.s", text, strlen(text), NULL, &dl);
-    if (!p) diag_print(&dl, stderr);
-    assert_non_null(p);
+    p = assemble_text("shared.s", text, &dl);
     d = deps_build(&p->entries[0]);
     assert_non_null(d);
     assert_int_equal(d[0].bit[0], 0);

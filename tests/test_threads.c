@@ -24,6 +24,7 @@
 #include "sim/front/run.h"
 #include "sim/mem/memsys.h"
 #include "sim/timing/gpu.h"
+#include "tests/kernel_text.h"
 #include "tests/list_dir.h"
 
 enum { MAX_FILES = 64 };
@@ -170,13 +171,6 @@ static void test_fault(void **state)
 /* The semantics every thread count shares, on one warp by hand: a global
  * store or atomic waits in the log until exec_replay (the end of the
  * cycle), a global load reads at issue. */
-static int reg_of(const Entry *e, const char *name)
-{
-    for (int i = 0; i < e->nregs; i++)
-        if (!strcmp(e->regs[i].name, name)) return i;
-    return -1;
-}
-
 static void test_held_stores(void **state)
 {
     (void)state;
@@ -194,52 +188,40 @@ static void test_held_stores(void **state)
         "    ld.global.u32 %r3, [%rd1];\n"
         "    ret;\n"
         "}\n";
-    DiagList dl = { 0 };
-    Program *p = asm_assemble("held.s", src, strlen(src), NULL, &dl);
-    if (!p) diag_print(&dl, stderr);
-    assert_non_null(p);
-    Memory mem;
-    Stats st;
-    assert_int_equal(mem_init(&mem, p), 0);
-    assert_int_equal(stats_init(&st, p->nlines, 1), 0);
-    Kernel k;
-    assert_int_equal(kernel_init(&k, p, 0, &mem, &st, 32, 1, 64), 0);
+    KernelRig rig;
+    rig_init(&rig, "held.s", src, 32);
+    Kernel *k = &rig.k;
     DeferLog log = { 0 };
-    k.defer = &log;
+    k->defer = &log;
     Cta c;
-    assert_int_equal(cta_init(&k, &c, 0, 0), 0);
+    assert_int_equal(cta_init(k, &c, 0, 0), 0);
     Warp *w = &c.warps[0];
-    uint32_t *x = (uint32_t *)mem_region_of_buffer(&mem, 0)->data;
-    int r1 = reg_of(k.entry, "%r1"), r2 = reg_of(k.entry, "%r2"), r3 = reg_of(k.entry, "%r3");
-    assert_true(r1 >= 0 && r2 >= 0 && r3 >= 0);
+    uint32_t *x = (uint32_t *)mem_region_of_buffer(&rig.mem, 0)->data;
+    int r1 = reg_index(k->entry, "%r1"), r2 = reg_index(k->entry, "%r2"), r3 = reg_index(k->entry, "%r3");
     ExecOut out;
-    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* ld.param */
-    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* st: held */
+    assert_int_equal(warp_issue(k, w, &out), ISSUE_OK);            /* ld.param */
+    assert_int_equal(warp_issue(k, w, &out), ISSUE_OK);            /* st: held */
     assert_int_equal(*x, 0);
     assert_int_equal(log.n, 1);
     assert_int_equal(log.e[0].lanes, 0xffffffffu);
-    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* ld, same cycle: the old value */
-    assert_int_equal(reg_get(&k, w, r1, 5), 0);
-    for (int i = 0; i < log.n; i++) exec_replay(&k, &log.e[i]);    /* end of the cycle */
+    assert_int_equal(warp_issue(k, w, &out), ISSUE_OK);            /* ld, same cycle: the old value */
+    assert_int_equal(reg_get(k, w, r1, 5), 0);
+    for (int i = 0; i < log.n; i++) exec_replay(k, &log.e[i]);    /* end of the cycle */
     log.n = 0;
     assert_int_equal(*x, 42);
-    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* atom: held, %r2 not written */
+    assert_int_equal(warp_issue(k, w, &out), ISSUE_OK);            /* atom: held, %r2 not written */
     assert_int_equal(*x, 42);
     assert_int_equal(out.mem.is_atomic, 1);
-    for (int i = 0; i < log.n; i++) exec_replay(&k, &log.e[i]);
+    for (int i = 0; i < log.n; i++) exec_replay(k, &log.e[i]);
     log.n = 0;
     assert_int_equal(*x, 42 + 32);                                  /* lanes in order: lane l saw 42 + l */
-    assert_int_equal(reg_get(&k, w, r2, 0), 42);
-    assert_int_equal(reg_get(&k, w, r2, 31), 42 + 31);
-    assert_int_equal(warp_issue(&k, w, &out), ISSUE_OK);            /* the next cycle's load sees it */
-    assert_int_equal(reg_get(&k, w, r3, 7), 74);
+    assert_int_equal(reg_get(k, w, r2, 0), 42);
+    assert_int_equal(reg_get(k, w, r2, 31), 42 + 31);
+    assert_int_equal(warp_issue(k, w, &out), ISSUE_OK);            /* the next cycle's load sees it */
+    assert_int_equal(reg_get(k, w, r3, 7), 74);
     free(log.e);
     cta_free(&c);
-    kernel_free(&k);
-    stats_free(&st);
-    mem_free(&mem);
-    program_free(p);
-    diag_free(&dl);
+    rig_free(&rig);
 }
 
 /* stats_merge on a hand-made pair: sums, the deeper SIMT stack, and the
