@@ -107,7 +107,7 @@ struct Cta {
     uint8_t *lmem; uint32_t lmem_bytes;   /* per thread */
     int live_warps;              /* warps with live lanes */
     /* its warps' registers, predicates and frames, one allocation each
-     * (Warp.r, .p and .fmem point into them) */
+     * (Warp.rb, .p and .fmem point into them) */
     uint8_t *regs;
     LaneMask *preds;
     uint8_t *frames;
