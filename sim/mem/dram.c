@@ -400,17 +400,27 @@ static void run_clock(Dram *d, Chan *ch, uint64_t t)
     ch->cur_d = t + 1;
 }
 
-void dram_run(Dram *d, uint64_t now)
+void dram_run_begin(Dram *d, uint64_t now)
 {
     d->run_now = now;
-    for (int c = 0; c < d->p.channels; c++) {
+    if (now + 1 > d->ran_core) d->ran_core = now + 1;   /* read by dram_push only: after the run */
+}
+
+void dram_run_channels(Dram *d, int lo, int hi)
+{
+    for (int c = lo; c < hi; c++) {
         Chan *ch = &d->ch[c];
-        while (ch->next_d != UINT64_MAX && dram_to_core(&d->p, ch->next_d) <= now) {
+        while (ch->next_d != UINT64_MAX && dram_to_core(&d->p, ch->next_d) <= d->run_now) {
             run_clock(d, ch, ch->next_d);
             recompute_next(d, ch);
         }
     }
-    if (now + 1 > d->ran_core) d->ran_core = now + 1;
+}
+
+void dram_run(Dram *d, uint64_t now)
+{
+    dram_run_begin(d, now);
+    dram_run_channels(d, 0, d->p.channels);
 }
 
 uint64_t dram_next_event(const Dram *d)

@@ -106,6 +106,13 @@ int dram_free_slots(const Dram *d, int channel);
 int dram_push(Dram *d, uint64_t addr, uint32_t bursts, int is_write, uint64_t id, uint64_t now);
 /* Run every channel up to and including core cycle now. */
 void dram_run(Dram *d, uint64_t now);
+/* The same in parts: dram_run_begin(now), then dram_run_channels for
+ * ranges [lo, hi) that cover the channels, in any order or at once on
+ * different threads (a channel's run touches that channel only; its
+ * finished reads call the done function from the thread running it).
+ * dram_push to a channel may follow its run, before the others' have. */
+void dram_run_begin(Dram *d, uint64_t now);
+void dram_run_channels(Dram *d, int lo, int hi);
 /* Earliest core cycle at which dram_run has something to do; UINT64_MAX idle. */
 uint64_t dram_next_event(const Dram *d);
 int dram_busy(const Dram *d);

@@ -40,6 +40,7 @@ struct Icnt {
     uint8_t *wcnt;
     int dwords;
     int deferred;              /* icnt_set_deferred */
+    int deferred_pop;          /* icnt_set_deferred_pop */
     IcntStats st;
 };
 
@@ -174,6 +175,13 @@ void icnt_sync_src(Icnt *n, int src)
     if (n->src[src].q.n) bit_set(n->src_busy, src);
 }
 
+void icnt_set_deferred_pop(Icnt *n, int on) { n->deferred_pop = on; }
+
+void icnt_sync_dst(Icnt *n, int dst)
+{
+    if (!n->dst[dst].q.n) bit_clear(n->dst_busy, dst);
+}
+
 /* Packet j of a source's queue leaves: the packets before it keep their order. */
 static void ring_take(Ring *r, int j)
 {
@@ -258,7 +266,7 @@ const IcntPacket *icnt_head(const Icnt *n, int dst)
 void icnt_pop(Icnt *n, int dst)
 {
     if (n->dst[dst].q.n) ring_pop(&n->dst[dst].q);
-    if (!n->dst[dst].q.n) bit_clear(n->dst_busy, dst);
+    if (!n->dst[dst].q.n && !n->deferred_pop) bit_clear(n->dst_busy, dst);   /* else icnt_sync_dst's */
 }
 
 int icnt_next_dst(const Icnt *n, int from) { return from < 0 ? -1 : bit_next(n->dst_busy, from, n->p.ndst); }

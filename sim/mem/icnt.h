@@ -72,6 +72,11 @@ int icnt_push(Icnt *n, const IcntPacket *p);
  * next icnt_step or icnt_next_event. */
 void icnt_set_deferred(Icnt *n, int on);
 void icnt_sync_src(Icnt *n, int src);
+/* The same for the consumers: icnt_pop touches only its destination's
+ * queue, and icnt_sync_dst(dst) then records whether it still holds
+ * packets, before the next icnt_step, icnt_next_dst or icnt_next_event. */
+void icnt_set_deferred_pop(Icnt *n, int on);
+void icnt_sync_dst(Icnt *n, int dst);
 /* Start the crossings of cycle now. */
 void icnt_step(Icnt *n, uint64_t now);
 /* Destination dst's oldest packet (arrived or still crossing), or NULL. */

@@ -108,6 +108,8 @@ typedef struct Slice {
     L2Wait *w;
     int w_free;
     uint64_t hits, misses, sectors;   /* this slice's part of MemStats' (memsys_part_counters) */
+    MemStats *st;            /* where its counters go: MemSys.st, or its lane's (memsys_set_lanes) */
+    CacheWaiter *woken;      /* cache_fill's answer for its fills (l2.mshr_merge entries) */
 } Slice;
 
 /* A DRAM read whose data is in the memory controller and PHY: it reaches
@@ -116,6 +118,31 @@ typedef struct CtrlRet {
     uint64_t at, addr;
     uint32_t bursts;
 } CtrlRet;
+
+/* A channel's reads in the controller: a ring, FIFO = arrival order = `at`
+ * order (dram_done sees increasing cycles and adds the same delay). */
+typedef struct CtrlRing {
+    CtrlRet *e;
+    int head, n, cap;
+} CtrlRing;
+
+/* A partition lane: the DRAM channels [c_lo, c_hi) and their L2 slices
+ * (slice s is channel s % channels'), run by one host thread in a step's
+ * partition phase (memsys_set_lanes).  What a lane does there touches its
+ * partitions only; what would touch shared state waits here for
+ * part_merge, which applies it in the one-lane order. */
+typedef struct MemLane {
+    int c_lo, c_hi;
+    MemStats st;             /* its slices' counters (lanes > 1), added to MemSys.st by part_merge */
+    int dirty;               /* st has counts */
+    int *acks, nacks;        /* slices whose store was acknowledged this step (rec in MemSys.ack_rec), ascending */
+    /* Its controller rings' reads by `at`: every read a step's DRAM run
+     * finishes has the same one (run cycle + dram.ctrl_lat) and a step
+     * takes every read due, so a ring of the distinct `at`s, oldest first,
+     * gives the earliest at once. */
+    uint64_t *batch_at;
+    int batch_head, nbatch, batch_cap;
+} MemLane;
 
 typedef struct AccLine {
     uint64_t addr;
@@ -152,8 +179,13 @@ struct MemSys {
     Icnt *req, *rep;
     Dram *dram;
     int ctrl_lat;
-    CtrlRet *ctrl;           /* ring, FIFO = arrival order = `at` order */
-    int ctrl_head, ctrl_n, ctrl_cap;
+    CtrlRing *ctrl;          /* per channel */
+    MemLane *lane;           /* partition lanes: maxlanes of them, nlanes in use (memsys_set_lanes) */
+    int nlanes, maxlanes;
+    MemRunFn run;            /* runs the lanes' part of a step when nlanes > 1 */
+    void *run_ctx;
+    uint64_t step_t;         /* the step part_lane runs */
+    int32_t *ack_rec;        /* per slice: the record its store acknowledgement completes a part of */
     Rec *rec;
     int recs_per_sm;
     int nrecs;
@@ -298,6 +330,52 @@ static void rec_part(MemSys *m, int r, uint64_t when)
     if (--x->pending == 0) doneq_push(&m->done, x->done, r);
 }
 
+/* ---- partition lanes ---------------------------------------------------------------- */
+
+static int lane_of_slice(const MemSys *m, int s)
+{
+    int c = s % m->channels, i = 0;
+    while (c >= m->lane[i].c_hi) i++;
+    return i;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void memsys_set_lanes(MemSys *m, int n, MemRunFn run, void *ctx)
+{
+    if (n > m->maxlanes) n = m->maxlanes;   /* a lane has a channel at least */
+    if (n < 1 || !run) n = 1;
+    for (int i = 0; i < n; i++) {
+        MemLane *L = &m->lane[i];
+        L->c_lo = (int)((int64_t)m->channels * i / n);
+        L->c_hi = (int)((int64_t)m->channels * (i + 1) / n);
+        /* between steps the lanes hold no acknowledgements or counters
+         * (part_merge took them), only the `at`s of their channels' reads
+         * in the controller (at most batch_cap distinct): gathered afresh */
+        L->batch_head = L->nbatch = 0;
+        for (int c = L->c_lo; c < L->c_hi; c++)
+            for (int k = 0; k < m->ctrl[c].n; k++) {
+                uint64_t at = m->ctrl[c].e[(m->ctrl[c].head + k) % m->ctrl[c].cap].at;
+                int seen = 0;
+                for (int j = 0; j < L->nbatch && !seen; j++) seen = L->batch_at[j] == at;
+                if (!seen && L->nbatch < L->batch_cap) L->batch_at[L->nbatch++] = at;
+            }
+        qsort(L->batch_at, (size_t)L->nbatch, sizeof *L->batch_at, cmp_u64);
+    }
+    m->nlanes = n;
+    m->run = n > 1 ? run : NULL;
+    m->run_ctx = n > 1 ? ctx : NULL;
+    for (int s = 0; s < m->slices; s++) m->sl[s].st = n > 1 ? &m->lane[lane_of_slice(m, s)].st : &m->st;
+    icnt_set_deferred(m->rep, n > 1);
+    icnt_set_deferred_pop(m->req, n > 1);
+}
+
+int memsys_lanes(const MemSys *m) { return m->nlanes; }
+
 /* ---- create ------------------------------------------------------------------------ */
 
 static void dram_done(void *ctx, uint64_t addr, uint32_t bursts, uint64_t id, uint64_t now);
@@ -391,16 +469,31 @@ MemSys *memsys_create(const Config *c, int num_sms)
     /* Every DRAM read was issued for an L2 MSHR waiter, which stays
      * allocated until that read's data fills the line: at most nw reads per
      * slice are anywhere between the L2 and the DRAM, the delay included. */
-    if (m->ctrl_lat > 0) {
-        m->ctrl_cap = m->slices * nw;
-        m->ctrl = calloc((size_t)m->ctrl_cap, sizeof *m->ctrl);
-        bad = bad || !m->ctrl;
+    m->ctrl = calloc((size_t)m->channels, sizeof *m->ctrl);
+    bad = bad || !m->ctrl;
+    for (int c = 0; !bad && m->ctrl_lat > 0 && c < m->channels; c++) {
+        m->ctrl[c].cap = m->slices / m->channels * nw;
+        m->ctrl[c].e = calloc((size_t)m->ctrl[c].cap, sizeof *m->ctrl[c].e);
+        bad = !m->ctrl[c].e;
+    }
+    m->ack_rec = calloc((size_t)m->slices, sizeof *m->ack_rec);
+    m->maxlanes = m->channels < MEMSYS_MAX_LANES ? m->channels : MEMSYS_MAX_LANES;
+    m->lane = calloc((size_t)m->maxlanes, sizeof *m->lane);
+    bad = bad || !m->ack_rec || !m->lane;
+    for (int i = 0; !bad && i < m->maxlanes; i++) {
+        MemLane *L = &m->lane[i];
+        L->acks = calloc((size_t)m->slices, sizeof *L->acks);   /* at most one a slice a step */
+        L->batch_cap = m->ctrl_lat + 2;                          /* the `at`s in (last step, last step + ctrl_lat] */
+        L->batch_at = calloc((size_t)L->batch_cap, sizeof *L->batch_at);
+        bad = !L->acks || !L->batch_at;
     }
     for (int s = 0; !bad && s < m->slices; s++) {
         Slice *x = &m->sl[s];
         x->l2 = cache_create(&l2);
         x->w = calloc((size_t)nw, sizeof *x->w);
-        bad = !x->l2 || !x->w;
+        x->woken = calloc((size_t)(c->l2.mshr_merge > 0 ? c->l2.mshr_merge : 1), sizeof *x->woken);
+        x->st = &m->st;
+        bad = !x->l2 || !x->w || !x->woken;
         for (int i = 0; !bad && i < nw; i++) x->w[i].next_free = i + 1 < nw ? i + 1 : -1;
         x->w_free = 0;
     }
@@ -426,6 +519,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
         bad = !m->req || !m->rep || !m->dram;
     }
     if (bad) { memsys_destroy(m); return NULL; }
+    memsys_set_lanes(m, 1, NULL, NULL);
     return m;
 }
 
@@ -439,7 +533,15 @@ void memsys_destroy(MemSys *m)
     for (int s = 0; m->sl && s < m->slices; s++) {
         cache_destroy(m->sl[s].l2);
         free(m->sl[s].w);
+        free(m->sl[s].woken);
     }
+    for (int c = 0; m->ctrl && c < m->channels; c++) free(m->ctrl[c].e);
+    for (int i = 0; m->lane && i < m->maxlanes; i++) {
+        free(m->lane[i].acks);
+        free(m->lane[i].batch_at);
+    }
+    free(m->lane);
+    free(m->ack_rec);
     icnt_destroy(m->req);
     icnt_destroy(m->rep);
     dram_destroy(m->dram);
@@ -942,8 +1044,9 @@ static void push_reply(MemSys *m, int s, const L2Wait *w, uint32_t mask, uint64_
 
 static void writeback(MemSys *m, int s, uint64_t local, uint32_t dirty, uint64_t now)
 {
-    m->st.l2_writebacks++;
-    m->st.l2_writeback_sectors += (uint64_t)pop32(dirty);
+    MemStats *st = m->sl[s].st;
+    st->l2_writebacks++;
+    st->l2_writeback_sectors += (uint64_t)pop32(dirty);
     to_dram(m, to_global(m, local, s), sectors_to_bursts(m, dirty), 1, now);
 }
 
@@ -954,7 +1057,7 @@ static void l2_fill(MemSys *m, uint64_t addr, uint32_t bursts, uint64_t now)
     int s = slice_of(m, addr);
     Slice *S = &m->sl[s];
     uint64_t local = to_local(m, addr);
-    CacheWaiter *w = m->woken;
+    CacheWaiter *w = S->woken;
     int n = cache_fill(S->l2, local, bursts_to_sectors(m, bursts), w);
     for (int i = 0; i < n; i++) {
         L2Wait *x = &S->w[w[i].id];
@@ -974,21 +1077,30 @@ static void dram_done(void *ctx, uint64_t addr, uint32_t bursts, uint64_t id, ui
 {
     (void)id;
     MemSys *m = ctx;
+    int c = (int)(addr / (uint64_t)m->ib % (uint64_t)m->channels);   /* addr is hashed: its channel */
+    CtrlRing *q = &m->ctrl[c];
     addr = unhash_addr(m, addr);
     if (m->ctrl_lat == 0) { l2_fill(m, addr, bursts, now); return; }
-    if (m->ctrl_n == m->ctrl_cap) abort();   /* cannot happen: ctrl_cap bounds the reads in flight */
-    m->ctrl[(m->ctrl_head + m->ctrl_n++) % m->ctrl_cap] =
-        (CtrlRet){ .at = now + (uint64_t)m->ctrl_lat, .addr = addr, .bursts = bursts };
+    if (q->n == q->cap) abort();   /* cannot happen: cap bounds the reads in flight */
+    uint64_t at = now + (uint64_t)m->ctrl_lat;
+    q->e[(q->head + q->n++) % q->cap] = (CtrlRet){ .at = at, .addr = addr, .bursts = bursts };
+    MemLane *L = &m->lane[lane_of_slice(m, c)];
+    int last = (L->batch_head + L->nbatch - 1 + L->batch_cap) % L->batch_cap;
+    if (!L->nbatch || L->batch_at[last] != at) {
+        if (L->nbatch == L->batch_cap) abort();   /* cannot happen: at most ctrl_lat + 1 cycles' batches */
+        last = (L->batch_head + L->nbatch++) % L->batch_cap;
+        L->batch_at[last] = at;
+    }
 }
 
-/* Reads leaving the controller by cycle t.  dram_done sees increasing now
- * and adds the same delay, so the ring is in `at` order. */
-static void ctrl_stage(MemSys *m, uint64_t t)
+/* Channel c's reads leaving the controller by cycle t. */
+static void ctrl_stage(MemSys *m, int c, uint64_t t)
 {
-    while (m->ctrl_n && m->ctrl[m->ctrl_head].at <= t) {
-        CtrlRet r = m->ctrl[m->ctrl_head];
-        m->ctrl_head = (m->ctrl_head + 1) % m->ctrl_cap;
-        m->ctrl_n--;
+    CtrlRing *q = &m->ctrl[c];
+    while (q->n && q->e[q->head].at <= t) {
+        CtrlRet r = q->e[q->head];
+        q->head = (q->head + 1) % q->cap;
+        q->n--;
         l2_fill(m, r.addr, r.bursts, t);
     }
 }
@@ -999,6 +1111,7 @@ static void ctrl_stage(MemSys *m, uint64_t t)
 static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
 {
     Slice *S = &m->sl[s];
+    MemStats *st = S->st;
     CacheUnit *c = S->l2;
     uint64_t local = to_local(m, p->addr);
     int ch = channel_of(m, p->addr);
@@ -1013,15 +1126,19 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         int slots = (alloc && vdirty) + (!m->l2_wb || (absent && !m->l2_alloc));
         if (slots > dram_free_slots(m->dram, ch)) return -L2_WAIT_DRAM;
         cache_write(c, local, need, &r);
-        m->st.l2_sectors_write += (uint64_t)pop32(need);
-        m->st.l2_sector_hits += (uint64_t)pop32(r.hit);
-        m->st.l2_sector_misses += (uint64_t)pop32(r.miss);
+        st->l2_sectors_write += (uint64_t)pop32(need);
+        st->l2_sector_hits += (uint64_t)pop32(r.hit);
+        st->l2_sector_misses += (uint64_t)pop32(r.miss);
         S->hits += (uint64_t)pop32(r.hit);
         S->misses += (uint64_t)pop32(r.miss);
         S->sectors += (uint64_t)pop32(need);
         if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
         if (r.forward) to_dram(m, p->addr, sectors_to_bursts(m, need), 1, t);
-        if (p->rec >= 0) rec_part(m, p->rec, t + (uint64_t)m->icnt_lat);
+        if (p->rec >= 0) {             /* acknowledged: rec_part in part_merge, in slice order */
+            MemLane *L = &m->lane[lane_of_slice(m, s)];
+            m->ack_rec[s] = p->rec;
+            L->acks[L->nacks++] = s;
+        }
         return m->l2_wr + m->l2_wr_sector * pop32(need);
     }
     /* reads and atomics; stop taking them while the reply port is over budget.
@@ -1055,15 +1172,15 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         if (r.fetch) to_dram(m, p->addr, sectors_to_bursts(m, r.fetch), 0, t);
     }
     /* tag hits, as for the L1: sectors valid or already requested hit */
-    m->st.l2_sector_hits += (uint64_t)pop32(need & ~r.fetch);
-    m->st.l2_sector_misses += (uint64_t)pop32(r.fetch);
+    st->l2_sector_hits += (uint64_t)pop32(need & ~r.fetch);
+    st->l2_sector_misses += (uint64_t)pop32(r.fetch);
     S->hits += (uint64_t)pop32(need & ~r.fetch);
     S->misses += (uint64_t)pop32(r.fetch);
     S->sectors += (uint64_t)pop32(need);
     if (p->kind == PK_ATOM) {
-        m->st.l2_sectors_atom += (uint64_t)pop32(need);
-        m->st.atom_l2_cycles += (uint64_t)occ;
-    } else m->st.l2_sectors_read += (uint64_t)pop32(need);
+        st->l2_sectors_atom += (uint64_t)pop32(need);
+        st->atom_l2_cycles += (uint64_t)occ;
+    } else st->l2_sectors_read += (uint64_t)pop32(need);
     return occ;
 }
 
@@ -1079,11 +1196,11 @@ static void l2_stage(MemSys *m, int s, uint64_t t)
         S->blocked = -occ;
         return;
     }
-    if (S->blocked) m->st.l2_wait_cycles[S->blocked - 1] += t - S->blocked_since;
+    if (S->blocked) S->st->l2_wait_cycles[S->blocked - 1] += t - S->blocked_since;
     S->blocked = 0;
     icnt_pop(m->req, s);
     S->tag_free = t + (uint64_t)occ;
-    m->st.l2_requests++;
+    S->st->l2_requests++;
 }
 
 /* Replies reaching SM sm by cycle t: fill the L1, wake the waiters. */
@@ -1103,13 +1220,73 @@ static void sm_arrivals(MemSys *m, int sm, uint64_t t)
     }
 }
 
+/* A lane's part of step t: its channels' DRAM and controller, then its
+ * slices' tag stages, ascending. */
+static void part_lane(void *arg, int lane)
+{
+    MemSys *m = arg;
+    MemLane *L = &m->lane[lane];
+    uint64_t t = m->step_t;
+    dram_run_channels(m->dram, L->c_lo, L->c_hi);
+    if (L->nbatch && L->batch_at[L->batch_head] <= t) {
+        for (int c = L->c_lo; c < L->c_hi; c++) ctrl_stage(m, c, t);
+        while (L->nbatch && L->batch_at[L->batch_head] <= t) {   /* all of them taken */
+            L->batch_head = L->batch_head + 1 == L->batch_cap ? 0 : L->batch_head + 1;
+            L->nbatch--;
+        }
+    }
+    if (L->c_hi - L->c_lo == m->channels)
+        for (int s = 0; s < m->slices; s++) l2_stage(m, s, t);
+    else
+        for (int base = 0; base < m->slices; base += m->channels)
+            for (int c = L->c_lo; c < L->c_hi; c++) l2_stage(m, base + c, t);   /* ascending */
+    L->dirty = 1;
+}
+
+/* After the lanes' parts: the store acknowledgements in slice order (as
+ * one lane gives them), and with several lanes their counters and the
+ * crossbars' busy bits they left alone. */
+static void part_merge(MemSys *m)
+{
+    if (m->nlanes == 1) {
+        MemLane *L = &m->lane[0];
+        for (int i = 0; i < L->nacks; i++) rec_part(m, m->ack_rec[L->acks[i]], m->step_t + (uint64_t)m->icnt_lat);
+        L->nacks = 0;
+        return;
+    }
+    /* each lane's acks ascend: merge them */
+    int pos[MEMSYS_MAX_LANES] = { 0 };
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < m->nlanes; i++)
+            if (pos[i] < m->lane[i].nacks && (best < 0 || m->lane[i].acks[pos[i]] < m->lane[best].acks[pos[best]])) best = i;
+        if (best < 0) break;
+        rec_part(m, m->ack_rec[m->lane[best].acks[pos[best]++]], m->step_t + (uint64_t)m->icnt_lat);
+    }
+    for (int i = 0; i < m->nlanes; i++) {
+        MemLane *L = &m->lane[i];
+        L->nacks = 0;
+        if (!L->dirty) continue;
+        L->dirty = 0;
+        uint64_t *to = (uint64_t *)&m->st, *from = (uint64_t *)&L->st;
+        for (size_t w = 0; w < sizeof(MemStats) / sizeof(uint64_t); w++) to[w] += from[w];
+        memset(&L->st, 0, sizeof L->st);
+    }
+    for (int s = 0; s < m->slices; s++) {
+        icnt_sync_src(m->rep, s);
+        icnt_sync_dst(m->req, s);
+    }
+}
+
 static void step(MemSys *m, uint64_t t)
 {
     for (int i = icnt_next_dst(m->rep, 0); i >= 0; i = icnt_next_dst(m->rep, i + 1)) sm_arrivals(m, i, t);
     icnt_step(m->rep, t);
-    dram_run(m->dram, t);
-    ctrl_stage(m, t);
-    for (int s = 0; s < m->slices; s++) l2_stage(m, s, t);
+    dram_run_begin(m->dram, t);
+    m->step_t = t;
+    if (m->nlanes > 1) m->run(m->run_ctx, m->nlanes, part_lane, m);
+    else part_lane(m, 0);
+    part_merge(m);
     icnt_step(m->req, t);
 }
 
@@ -1121,7 +1298,8 @@ static uint64_t compute_inner_next(const MemSys *m, uint64_t t)
     uint64_t n = icnt_next_event(m->rep, t + 1);
     if (n > t + 1) n = min64(n, icnt_next_event(m->req, t + 1));
     n = min64(n, dram_next_event(m->dram));
-    if (m->ctrl_n) n = min64(n, m->ctrl[m->ctrl_head].at);
+    for (int i = 0; i < m->nlanes; i++)
+        if (m->lane[i].nbatch) n = min64(n, m->lane[i].batch_at[m->lane[i].batch_head]);
     for (int i = icnt_next_dst(m->rep, 0); i >= 0; i = icnt_next_dst(m->rep, i + 1))
         n = min64(n, icnt_head(m->rep, i)->arrive);
     for (int s = icnt_next_dst(m->req, 0); s >= 0; s = icnt_next_dst(m->req, s + 1)) {
@@ -1181,7 +1359,9 @@ uint64_t memsys_next_event(const MemSys *m) { return m->next; }
 
 int memsys_busy(const MemSys *m)
 {
-    return doneq_count(&m->done) || icnt_busy(m->req) || icnt_busy(m->rep) || dram_busy(m->dram) || m->ctrl_n ||
+    int ctrl = 0;
+    for (int c = 0; m->ctrl && c < m->channels; c++) ctrl |= m->ctrl[c].n;
+    return doneq_count(&m->done) || icnt_busy(m->req) || icnt_busy(m->rep) || dram_busy(m->dram) || ctrl ||
            m->inner_next != UINT64_MAX;
 }
 

@@ -203,6 +203,25 @@ const MemStats *memsys_stats(MemSys *m);
 void memsys_set_deferred(MemSys *m, int on);
 void memsys_sm_sync(MemSys *m, int lo, int hi);
 
+/* Partition lanes.  Each step of memsys_tick runs the DRAM channels, their
+ * controllers' delay lines and the L2 slices' tag stages of each memory
+ * partition (a channel and the slices s with s % dram.channels == it)
+ * apart from the others: they share no state there.  With n lanes (at
+ * most dram.channels, and MEMSYS_MAX_LANES) the partitions are split into
+ * n contiguous ranges of channels and that part of a step is handed to
+ * run(ctx, n, fn, arg), which must call fn(arg, i) once for each lane i,
+ * on any threads, in any order, and return when all have returned.  What
+ * would touch shared state there (the crossbars' busy bits, the records a
+ * store acknowledgement completes, the L2 counters) is held per lane and
+ * applied after, in the order one lane gives, so the result is the one-
+ * lane result, bit for bit.  n = 1 or run NULL: one lane, on the calling
+ * thread.  Between steps only (not from inside run). */
+enum { MEMSYS_MAX_LANES = 64 };
+typedef void (*MemLaneFn)(void *arg, int lane);
+typedef void (*MemRunFn)(void *ctx, int nlanes, MemLaneFn fn, void *arg);
+void memsys_set_lanes(MemSys *m, int n, MemRunFn run, void *ctx);
+int memsys_lanes(const MemSys *m);
+
 /* Per-unit counters, read-only, for observers (the visual trace's memory
  * lanes): they cost nothing unless asked for.  A partition is a DRAM
  * channel and the L2 slices that own its lines (slice % dram.channels);

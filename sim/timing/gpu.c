@@ -79,7 +79,13 @@ struct Pool {
      * phase passes over the rest without touching their records. */
     uint64_t *due;
     uint8_t *busy;           /* per SM: it has blocks (sm_busy), kept with due */
-    _Atomic uint64_t go;     /* SM phases started */
+    /* What a phase is: the SMs' (0), or the memory side's partition lanes
+     * (1: mem_fn(mem_arg, i) for lanes i < mem_n; memsys_set_lanes) */
+    int phase;
+    MemLaneFn mem_fn;
+    void *mem_arg;
+    int mem_n;
+    _Atomic uint64_t go;     /* phases started */
     _Atomic int done;        /* lanes > 0 done with the current one */
     _Atomic int quit;
     _Atomic int sleeping;    /* threads asleep (or about to be) on cv */
@@ -194,7 +200,9 @@ static void *lane_main(void *arg)
         sleep_until(ln, go_ready, seen);
         seen = atomic_load(&pl->go);
         if (atomic_load(&pl->quit)) break;
-        run_lane(ln);
+        int i = (int)(ln - pl->lane);
+        if (pl->phase == 0) run_lane(ln);
+        else if (i < pl->mem_n) pl->mem_fn(pl->mem_arg, i);
         atomic_fetch_add(&pl->done, 1);
         wake_sleepers(pl);
     }
@@ -209,12 +217,28 @@ static void sm_phase(Pool *pl, uint64_t now)
         pl->lane[i].t.st->now = now;   /* lane 0's counters are the launch's */
     }
     if (pl->n > 1) {
+        pl->phase = 0;
         atomic_store(&pl->done, 0);
         atomic_fetch_add(&pl->go, 1);
         wake_sleepers(pl);
     }
     run_lane(&pl->lane[0]);
     if (pl->n > 1) sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n - 1));
+}
+
+/* The memory side's partition phase (MemRunFn): lane i on lane i's thread. */
+static void mem_phase(void *ctx, int n, MemLaneFn fn, void *arg)
+{
+    Pool *pl = ctx;
+    pl->phase = 1;
+    pl->mem_fn = fn;
+    pl->mem_arg = arg;
+    pl->mem_n = n;
+    atomic_store(&pl->done, 0);
+    atomic_fetch_add(&pl->go, 1);
+    wake_sleepers(pl);
+    fn(arg, 0);
+    sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n - 1));
 }
 
 /* The hierarchy's answers at `now` go to the inboxes of their SMs' lanes
@@ -315,6 +339,7 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
         for (int i = 1; i < n; i++) pl->lane[i].k.defer = &pl->lane[i].log;
     }
     if (ms && n > 1) memsys_set_deferred(ms, 1);
+    if (ms && n > 1) memsys_set_lanes(ms, n, mem_phase, pl);
     if (n > 1) {
         if (pthread_mutex_init(&pl->lock, NULL)) return -1;
         if (pthread_cond_init(&pl->cv, NULL)) { pthread_mutex_destroy(&pl->lock); return -1; }
@@ -333,7 +358,10 @@ static void pool_end(Pool *pl, Timing *t, MemSys *ms)
 {
     if (!pl->lane) return;
     pool_stop(pl);
-    if (ms && pl->n > 1) memsys_set_deferred(ms, 0);
+    if (ms && pl->n > 1) {
+        memsys_set_deferred(ms, 0);
+        memsys_set_lanes(ms, 1, NULL, NULL);
+    }
     t->k->defer = NULL;
     for (int i = 0; i < pl->n; i++) {
         Lane *ln = &pl->lane[i];
