@@ -60,6 +60,9 @@ typedef struct Lane {
     MemDone *inbox;
     int ninbox, capinbox;
     int *wake, nwake;
+    /* Its SMs that retired a block this cycle (sm_can_fit asks afresh)
+     * and are not in Pool.room: added there at the merge. */
+    int *roomy, nroomy;
 } Lane;
 
 /* The calling thread starts a phase by moving `go` on and waits until
@@ -79,6 +82,10 @@ struct Pool {
      * phase passes over the rest without touching their records. */
     uint64_t *due;
     uint8_t *busy;           /* per SM: it has blocks (sm_busy), kept with due */
+    /* Bit s: SM s may have room for a block (clear: sm_can_fit said no and
+     * no block has left it since), so the dispatcher passes over full SMs
+     * without a look; written between SM phases only. */
+    uint64_t *room;
     /* What a phase is: the SMs' (0), or the memory side's partition lanes
      * (1: mem_fn(mem_arg, i) for lanes i < mem_n; memsys_set_lanes) */
     int phase;
@@ -178,6 +185,7 @@ static void run_lane(Lane *ln)
         uint64_t before = sm->next_wake;
         uint64_t w = sm_cycle(sm, t);
         if (t->faulted) { ln->faulted = 1; break; }
+        if (sm->fit < 0 && !(ln->pool->room[i / 64] >> (i % 64) & 1)) ln->roomy[ln->nroomy++] = i;   /* a block left */
         ln->pool->busy[i] = (uint8_t)sm_busy(sm);
         due[i] = sm_busy(sm) ? w : UINT64_MAX;
         if (w < next) next = w;
@@ -274,7 +282,12 @@ static int merge_phase(Pool *pl, Kernel *k, MemSys *ms)
         for (int j = 0; j < ln->log.n; j++) exec_replay(k, &ln->log.e[j]);
         if (ln->faulted) faulted = i;
     }
-    for (int i = 0; i < pl->n; i++) pl->lane[i].log.n = 0;   /* after a fault, the later lanes' too */
+    for (int i = 0; i < pl->n; i++) {
+        Lane *ln = &pl->lane[i];
+        ln->log.n = 0;                    /* after a fault, the later lanes' too */
+        for (int j = 0; j < ln->nroomy; j++) pl->room[ln->roomy[j] / 64] |= 1ull << (ln->roomy[j] % 64);
+        ln->nroomy = 0;
+    }
     if (ms && pl->n > 1) memsys_sm_sync(ms, 0, pl->lane[pl->n - 1].hi);
     return faulted;
 }
@@ -303,7 +316,9 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
     pl->lane_of = calloc((size_t)nsms, sizeof *pl->lane_of);
     pl->due = malloc((size_t)(nsms > 0 ? nsms : 1) * sizeof *pl->due);
     pl->busy = malloc((size_t)(nsms > 0 ? nsms : 1));
-    if (!pl->lane || !pl->lane_of || !pl->due || !pl->busy) return -1;
+    pl->room = calloc((size_t)(nsms + 63) / 64 + 1, sizeof *pl->room);
+    if (!pl->lane || !pl->lane_of || !pl->due || !pl->busy || !pl->room) return -1;
+    for (int s = 0; s < nsms; s++) pl->room[s / 64] |= 1ull << (s % 64);   /* every SM asks sm_can_fit once */
     for (int s = 0; s < nsms; s++) {
         pl->busy[s] = (uint8_t)sm_busy(&sms[s]);
         pl->due[s] = pl->busy[s] ? sms[s].next_wake : UINT64_MAX;
@@ -319,7 +334,8 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
         ln->spin_s = n <= gpu_threads_default() ? 200e-6 : 2e-6;
         for (int s = ln->lo; s < ln->hi; s++) pl->lane_of[s] = i;
         ln->wake = calloc((size_t)(ln->hi - ln->lo > 0 ? ln->hi - ln->lo : 1), sizeof *ln->wake);
-        if (!ln->wake) return -1;
+        ln->roomy = calloc((size_t)(ln->hi - ln->lo > 0 ? ln->hi - ln->lo : 1), sizeof *ln->roomy);
+        if (!ln->wake || !ln->roomy) return -1;
         ln->t = *t;
         if (i == 0) continue;
         ln->k = *t->k;
@@ -368,6 +384,7 @@ static void pool_end(Pool *pl, Timing *t, MemSys *ms)
         free(ln->log.e);
         free(ln->inbox);
         free(ln->wake);
+        free(ln->roomy);
         if (i == 0) continue;
         if (ln->st.line) stats_merge(t->st, &ln->st);
         printf_adopt(t->k, &ln->k);
@@ -378,8 +395,23 @@ static void pool_end(Pool *pl, Timing *t, MemSys *ms)
     free(pl->lane_of);
     free(pl->due);
     free(pl->busy);
+    free(pl->room);
     pl->lane = NULL;
     pl->lane_of = NULL;
+}
+
+/* The first SM at or after i and before end with its room bit set, or -1. */
+static int room_next(const uint64_t *b, int i, int end)
+{
+    while (i < end) {
+        uint64_t w = b[i / 64] >> (i % 64);
+        if (w) {
+            int k = i + __builtin_ctzll(w);
+            return k < end ? k : -1;
+        }
+        i = (i | 63) + 1;
+    }
+    return -1;
 }
 
 /* Add the seconds since *mark to *to; *mark = now. */
@@ -475,13 +507,18 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
             /* gpu.cta_dispatch_cycles: blocks the GPU-wide dispatcher may have started by now */
             uint64_t allowed = cfg->gpu.cta_dispatch_cycles > 0
                 ? (uint64_t)((double)(t.now - first) / cfg->gpu.cta_dispatch_cycles) + 1 : UINT64_MAX;
-            int s = rr;
-            for (int i = 0; i < nsms && next_block < k.nctas && next_block < allowed; i++, s = s + 1 == nsms ? 0 : s + 1)
-                if (sm_can_fit(&sms[s], &t.occ) && sm_launch_cta(&sms[s], &t, next_block) == 0) {
-                    pool.due[s] = sms[s].next_wake;   /* now */
-                    pool.busy[s] = 1;
-                    next_block++;
-                    rr = s + 1 == nsms ? 0 : s + 1;
+            int from = rr;   /* SMs from..nsms-1, then 0..from-1: those with room bits */
+            for (int pass = 0; pass < 2; pass++)
+                for (int s = room_next(pool.room, pass ? 0 : from, pass ? from : nsms);
+                     s >= 0 && next_block < k.nctas && next_block < allowed;
+                     s = room_next(pool.room, s + 1, pass ? from : nsms)) {
+                    if (!sm_can_fit(&sms[s], &t.occ)) { pool.room[s / 64] &= ~(1ull << (s % 64)); continue; }
+                    if (sm_launch_cta(&sms[s], &t, next_block) == 0) {
+                        pool.due[s] = sms[s].next_wake;   /* now */
+                        pool.busy[s] = 1;
+                        next_block++;
+                        rr = s + 1 == nsms ? 0 : s + 1;
+                    }
                 }
         }
         if (ms) deliver(ms, woken, t.now, &pool);
@@ -503,8 +540,10 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         if (!busy && next_block >= k.nctas && !(ms && memsys_posted_pending(ms))) break;
         if (ms) { uint64_t e = memsys_next_event(ms); if (e < next) next = e; }
         if (next_block < k.nctas)
-            for (int i = 0; i < nsms; i++)
+            for (int i = room_next(pool.room, 0, nsms); i >= 0; i = room_next(pool.room, i + 1, nsms)) {
                 if (sm_can_fit(&sms[i], &t.occ)) { next = t.now + 1; break; }
+                pool.room[i / 64] &= ~(1ull << (i % 64));
+            }
         if (next == SM_NEVER) {
             kernel_fault(&k, NULL, -1, FAULT_DEADLOCK, "deadlock: no warp on any SM can ever issue again");
             rc = -1;
