@@ -709,6 +709,47 @@ static void icnt_rings_hold_their_room(void **state)
     icnt_destroy(n);
 }
 
+/* icnt_src_need: how many packets must leave a source before an access
+ * fits, at least.  Hand case: queue_flits 10, src_slots 12, a source
+ * holding 1-flit packets A, B, C, a 3-flit D and a 1-flit E (7 flits, 5
+ * packets).  4 flits in 1 packet: 1 flit too many, and D may be the one to
+ * leave: 1.  6 flits: 3 too many, D alone frees them: 1.  8 flits: 5 too
+ * many, D and one more: ceil(5 / 3) = 2.  2 flits in 8 packets: 1 slot
+ * short (5 + 8 > 12): 1.  11 flits (more than the queue): only an empty
+ * queue takes it: all 5.  3 flits: it fits: 0.  Once A, B, C and D have
+ * left (lookahead 1: in order), only E is queued, 1 flit: 8 more fit, 0.
+ * With F (3 flits) pushed behind E: 4 flits queued, 8 more is 2 too many
+ * and F alone frees 3: 1; 11 flits need the queue empty, E and F: 2. */
+static void icnt_src_need_counts(void **state)
+{
+    (void)state;
+    IcntParams p = { .nsrc = 1, .ndst = 1, .flit_bytes = 32, .queue_flits = 10, .latency = 1,
+                     .src_slots = 12, .dst_slots = 16, .lookahead = 1 };
+    Icnt *n = icnt_create(&p);
+    assert_non_null(n);
+    const uint16_t fl[] = { 1, 1, 1, 3, 1 };
+    for (int i = 0; i < 5; i++) {
+        IcntPacket a = { .addr = (uint64_t)i, .ready = 0, .src = 0, .dst = 0, .flits = fl[i] };
+        assert_int_equal(icnt_push(n, &a), 0);
+    }
+    assert_int_equal(icnt_src_flits(n, 0), 7);
+    assert_int_equal(icnt_src_need(n, 0, 3, 1), 0);
+    assert_int_equal(icnt_src_need(n, 0, 4, 1), 1);
+    assert_int_equal(icnt_src_need(n, 0, 6, 1), 1);
+    assert_int_equal(icnt_src_need(n, 0, 8, 1), 2);
+    assert_int_equal(icnt_src_need(n, 0, 2, 8), 1);
+    assert_int_equal(icnt_src_need(n, 0, 11, 1), 5);
+    uint64_t t = 0;
+    while (icnt_src_sent(n, 0) < 4) icnt_step(n, t++);   /* A, B, C, D leave */
+    assert_int_equal(icnt_src_flits(n, 0), 1);
+    assert_int_equal(icnt_src_need(n, 0, 8, 1), 0);
+    IcntPacket f = { .addr = 5, .ready = 0, .src = 0, .dst = 0, .flits = 3 };
+    assert_int_equal(icnt_push(n, &f), 0);
+    assert_int_equal(icnt_src_need(n, 0, 8, 1), 1);
+    assert_int_equal(icnt_src_need(n, 0, 11, 1), 2);
+    icnt_destroy(n);
+}
+
 /* With 16 or more sources queued, a step first marks the destinations that
  * can take a packet and passes over a source whose window (its lookahead)
  * goes only elsewhere (icnt.c, ICNT_GLANCE_SOURCES).  Hand case: 20
@@ -1168,6 +1209,7 @@ int main(void)
         cmocka_unit_test(icnt_visits_busy_ports),
         cmocka_unit_test(icnt_rings_hold_their_room),
         cmocka_unit_test(icnt_glance_many_sources),
+        cmocka_unit_test(icnt_src_need_counts),
         cmocka_unit_test(l1_merge_limit),
         cmocka_unit_test(l2_merge_limit),
         cmocka_unit_test(write_back_l1),

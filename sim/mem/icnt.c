@@ -14,9 +14,14 @@ typedef struct Ring {
     int mask;
 } Ring;
 
+/* icnt_src_need's histogram: queued packets by flits, the last bucket
+ * for this many or more */
+enum { FLIT_BUCKETS = 8 };
+
 typedef struct Src {
     Ring q;
     int flits;                 /* queued flits */
+    int by_flits[FLIT_BUCKETS];   /* queued packets by flits (FLIT_BUCKETS - 1: that many or more) */
     uint64_t free_at;          /* the port is busy before this cycle */
     uint64_t sent;
 } Src;
@@ -139,6 +144,26 @@ int icnt_src_fits(const Icnt *n, int src, int flits, int packets)
     return s->flits == 0 || s->flits + flits <= n->p.queue_flits;
 }
 
+int icnt_src_need(const Icnt *n, int src, int flits, int packets)
+{
+    const Src *s = &n->src[src];
+    if (icnt_src_fits(n, src, flits, packets)) return 0;
+    int need = s->q.n + packets - s->q.cap;   /* slots */
+    if (flits > n->p.queue_flits) {           /* only a queue without flits takes it */
+        int carrying = s->q.n - s->by_flits[0];
+        if (carrying > need) need = carrying;
+    } else {
+        int maxf = FLIT_BUCKETS - 1, excess = s->flits + flits - n->p.queue_flits;   /* > 0: the flits do not fit */
+        if (s->by_flits[maxf])                /* the largest, looked up */
+            for (int j = 0; j < s->q.n; j++) { if (ring_at(&s->q, j)->flits > maxf) maxf = ring_at(&s->q, j)->flits; }
+        else
+            while (maxf > 1 && !s->by_flits[maxf]) maxf--;
+        int k = excess > 0 ? (excess + maxf - 1) / maxf : 0;
+        if (k > need) need = k;
+    }
+    return need > 1 ? need : 1;
+}
+
 int icnt_src_flits(const Icnt *n, int src) { return n->src[src].flits; }
 uint64_t icnt_src_sent(const Icnt *n, int src) { return n->src[src].sent; }
 
@@ -164,6 +189,7 @@ int icnt_push(Icnt *n, const IcntPacket *p)
     ring_push(&s->q, p);
     if (s->q.n <= n->p.lookahead) win_count(n, p->src, p->dst, 1);   /* it is in the window */
     s->flits += p->flits;
+    s->by_flits[p->flits < FLIT_BUCKETS ? p->flits : FLIT_BUCKETS - 1]++;
     if (!n->deferred) bit_set(n->src_busy, p->src);   /* else icnt_sync_src's: another thread may set a bit of the word */
     return 0;
 }
@@ -247,6 +273,7 @@ void icnt_step(Icnt *n, uint64_t now)
         bit_set(n->dst_busy, p->dst);
         if (glance) bit_clear(n->open, p->dst);   /* busy until now + f */
         s->flits -= p->flits;
+        s->by_flits[p->flits < FLIT_BUCKETS ? p->flits : FLIT_BUCKETS - 1]--;
         s->sent++;
         win_count(n, i, p->dst, -1);
         ring_take(&s->q, j);

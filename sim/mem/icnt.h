@@ -61,6 +61,10 @@ int icnt_flits(const Icnt *n, int bytes);
  * queue?  An empty queue takes any one request (a scattered warp access
  * may need more flits than the queue holds; it then fills it alone). */
 int icnt_src_fits(const Icnt *n, int src, int flits, int packets);
+/* How many packets must leave src's queue, at least, before `flits` more
+ * flits in `packets` packets fit (0: they fit now): whichever packets
+ * leave, none frees more than the largest queued one's flits. */
+int icnt_src_need(const Icnt *n, int src, int flits, int packets);
 /* Queued flits of src; packets src has sent so far. */
 int icnt_src_flits(const Icnt *n, int src);
 uint64_t icnt_src_sent(const Icnt *n, int src);

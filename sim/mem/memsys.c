@@ -82,6 +82,7 @@ typedef struct SmPort {
      * crossbar or a record skips the coalescer and the tag lookups. */
     uint64_t plan_l1, plan_acc;
     int plan_why, plan_flits, plan_packets, plan_need_rec;
+    int plan_reads_l1;       /* the dry run looked at the L1 (a cached load, a store the L1 keeps) */
     uint64_t l1_hits, l1_misses;   /* this SM's part of MemStats' (memsys_sm_counters) */
     /* An SM whose held access was refused need not offer it every cycle
      * (memsys_retry_sleep): it sleeps until the refusal's generation moves
@@ -90,6 +91,12 @@ typedef struct SmPort {
     int sleep, sleep_why;    /* sleep_why: 0 the tag stage (until l1_free), else RETRY_* */
     int listed;              /* in MemSys.sleepers (2: to be added by memsys_sm_sync) */
     uint64_t sleep_since;    /* the cycle of the last refusal */
+    /* Asleep on a full crossbar port: the port's sent count then and how
+     * many packets must leave before the planned access can fit
+     * (icnt_src_need): with the plan unchanged (gen_l1, gen_acc), every
+     * offer before that many have left would be refused the same way. */
+    uint64_t sleep_sent, sleep_acc;
+    int sleep_need;
     int posted;              /* its posted records in flight */
     int sync;                /* deferred mode: it sent packets or fell asleep since memsys_sm_sync */
     uint64_t kick;           /* deferred mode: the memory side has work from this cycle on (UINT64_MAX none) */
@@ -923,6 +930,7 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
     P->plan_flits = pl.flits;
     P->plan_packets = pl.packets;
     P->plan_need_rec = pl.need_rec;
+    P->plan_reads_l1 = pl.cached_load || (pl.store && pl.uses_l1 && (pl.st_wb || pl.st_alloc));
     if (!why && pl.packets && !icnt_src_fits(m->req, sm, pl.flits, pl.packets)) why = RETRY_ICNT;
     if (!why && pl.need_rec && P->rec_free < 0) why = RETRY_RECORDS;
     if (why) return remember(m, sm, slot, tag, fp, why);
@@ -980,6 +988,11 @@ int memsys_retry_sleep(MemSys *m, int sm, uint64_t now, uint64_t *when)
     } else if (P->ref_why && P->ref_gen == refusal_gen(m, sm, P->ref_why)) {
         *when = UINT64_MAX;
         P->sleep_why = P->ref_why;
+        if (P->ref_why == RETRY_ICNT) {
+            P->sleep_sent = icnt_src_sent(m->req, sm);
+            P->sleep_acc = P->gen_acc;
+            P->sleep_need = icnt_src_need(m->req, sm, P->plan_flits, P->plan_packets);
+        }
         if (P->listed) ;
         else if (m->deferred) { P->listed = 2; P->sync = 1; }   /* listed by memsys_sm_sync, in SM order */
         else { P->listed = 1; m->sleepers[m->nsleep++] = sm; }
@@ -999,6 +1012,12 @@ int memsys_woken(MemSys *m, int *out)
         SmPort *P = &m->sm[sm];
         int asleep = P->sleep && P->sleep_why;                  /* not offered again already */
         if (asleep && refusal_gen(m, sm, P->sleep_why) == P->ref_gen) { m->sleepers[k++] = sm; continue; }
+        /* a port that has sent, but not enough for the plan, which is
+         * unchanged: the offer would be refused again (as it would at
+         * each departure before), so it sleeps on */
+        if (asleep && P->sleep_why == RETRY_ICNT && P->gen_acc == P->sleep_acc && P->gen_acc == P->plan_acc &&
+            (P->gen_l1 == P->plan_l1 || !P->plan_reads_l1) &&
+            icnt_src_sent(m->req, sm) - P->sleep_sent < (uint64_t)P->sleep_need) { m->sleepers[k++] = sm; continue; }
         P->listed = 0;
         if (asleep) out[n++] = sm;
     }
