@@ -7,7 +7,9 @@
  *
  * `build/bench --check races` (or any --check LIST of the binary: races,
  * global, uninit, all) runs the same set with those run-time checks on,
- * to measure what they cost (docs/performance.md). */
+ * to measure what they cost (docs/performance.md).  Other arguments pick
+ * rows: `build/bench transpose_naive hopper` runs the rows whose config
+ * and kernel paths contain every word given. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,14 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Does row be match every word of argv[from..argc)? */
+static int picked(const Bench *be, int argc, char **argv, int from)
+{
+    for (int i = from; i < argc; i++)
+        if (!strstr(be->config, argv[i]) && !strstr(be->kernel, argv[i])) return 0;
+    return 1;
+}
+
 static int parse_checks(int argc, char **argv)
 {
     if (argc < 3 || strcmp(argv[1], "--check")) return 0;
@@ -97,12 +107,14 @@ static double timed(const Bench *be, const Program *p, const Config *cfg, int ch
 int main(int argc, char **argv)
 {
     int checks = parse_checks(argc, argv);
+    int from = argc >= 3 && !strcmp(argv[1], "--check") ? 3 : 1;   /* the row filter's words */
     if (checks) printf("run-time checks on: %s\n", argv[2]);
     printf("%-20s %-22s %-18s %-10s %10s %11s %8s %12s %11s %8s %7s  %s\n", "config", "kernel", "size", "mode", "cycles",
            "warp inst", "host s", "warp inst/s", "cycles/s", "2 thr s", "speedup", "1 thread: memory/SMs/merge/other");
     int failed = 0;
     for (size_t b = 0; b < sizeof benches / sizeof benches[0]; b++) {
         const Bench *be = &benches[b];
+        if (!picked(be, argc, argv, from)) continue;
         DiagList dl = { 0 };
         Config cfg;
         config_defaults(&cfg);
@@ -116,14 +128,17 @@ int main(int argc, char **argv)
         /* the same launch on 2 host threads (issue 17): identical output,
          * less wall time; checks keep one thread, so they are not re-run */
         double med2 = be->functional || checks ? 0 : timed(be, p, &cfg, checks, 2, &cycles, &inst, &ph2, &failed);
-        char size[64] = "", split[96] = "-";
+        char size[64] = "", split[192] = "-";
         for (int i = 0; i < be->ndefs; i++)
             snprintf(size + strlen(size), sizeof size - strlen(size), "%s%s=%s", i ? " " : "", be->defs[i].name, be->defs[i].value);
-        double all = ph.memory + ph.sms + ph.merge + ph.other;
+        double all = ph.memory + ph.sms + ph.merge + ph.other, all2 = ph2.memory + ph2.sms + ph2.merge + ph2.other;
         if (!be->functional && all > 0)
             snprintf(split, sizeof split, "%.0f/%.0f/%.0f/%.0f%% of %.3f s, %.2f us/cycle", 100 * ph.memory / all,
                      100 * ph.sms / all, 100 * ph.merge / all, 100 * ph.other / all, all,
                      ph.visits ? 1e6 * all / (double)ph.visits : 0.0);
+        if (!be->functional && all2 > 0)
+            snprintf(split + strlen(split), sizeof split - strlen(split), "; 2 threads: %.3f/%.3f/%.3f/%.3f s",
+                     ph2.memory, ph2.sms, ph2.merge, ph2.other);
         const char *name = strrchr(be->kernel, '/') ? strrchr(be->kernel, '/') + 1 : be->kernel;
         printf("%-20s %-22s %-18s %-10s %10llu %11llu %8.3f %12.0f %11.0f ", be->config, name, size,
                be->functional ? "functional" : "timing", (unsigned long long)cycles, (unsigned long long)inst, med,
@@ -135,6 +150,7 @@ int main(int argc, char **argv)
         diag_free(&dl);
     }
     printf("(host seconds: median of %d runs, including buffer setup and the host-reference check; 2 thr s: the same\n"
-           " with --threads 2; the split: where a one-thread run's cycle loop spent its time, docs/parallel.md)\n", REPEATS);
+           " with --threads 2; the split: where a one-thread run's cycle loop spent its time, and a 2-thread run's\n"
+           " phases in seconds, docs/parallel.md)\n", REPEATS);
     return failed;
 }
