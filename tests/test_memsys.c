@@ -812,6 +812,77 @@ static void retry_icnt_full(void **state)
     memsys_destroy(s->m);
 }
 
+/* The SM side's way of offering a refused access (sm.c): after a refusal
+ * it asks memsys_retry_sleep whether to sleep, and offers again when
+ * memsys_woken names it (checked each cycle after memsys_tick, as gpu.c's
+ * deliver does) or at the timed wake; returns the cycle it was taken. */
+static uint64_t offer_sleeping(Sim *s, int sm, int slot, uint32_t tag, const MemAccess *a, unsigned flags)
+{
+    uint64_t done;
+    for (;;) {
+        if (memsys_access_ex(s->m, sm, slot, tag, a, flags, s->now, &done) != MEM_RETRY) return s->now;
+        uint64_t when = s->now + 1;
+        if (!memsys_retry_sleep(s->m, sm, s->now, &when)) when = s->now + 1;
+        for (int woken = 0; !woken;) {
+            advance(s, s->now + 1);
+            int w[64], n = memsys_woken(s->m, w);
+            for (int i = 0; i < n; i++) woken |= w[i] == sm;
+            woken |= s->now >= when;
+        }
+    }
+}
+
+/* A sleeping SM wakes when its access can have become acceptable: enough
+ * packets have left its crossbar port (icnt_src_need), or, if its dry run
+ * read the L1, a fill changed the L1.  Hand case on fermi.ini with a
+ * write-back, write-allocate L1 (set 0's 4 ways take lines 4 KiB apart):
+ * at 0 a load of P misses (its fill comes at 306, as in load_latencies);
+ * at 1-3 stores to D1-D3 allocate them dirty, with no packets; at 290 an
+ * atomic on 8 other lines, 4 sectors each, fills the port (an empty port
+ * takes any one access: 8 packets of 4 flits; the tag stage is busy until
+ * 298), which sends one every 4 cycles.  At 298 a load of X, in set 0
+ * too, would take D1's way (P is pending): 2 packets of 5 flits (the miss,
+ * and D1's 4 sectors written back), which fit once at most 3 of the port's
+ * 24 flits are left: 6 departures away, at 299, 303, ..., 319.  At 306 P's
+ * fill makes P, older than D1 and clean, the way to take: 1 packet of 1
+ * flit, which fits once at most 7 are queued: after the fifth departure,
+ * 315.  Offering every cycle and sleeping both take it at 315, with a
+ * refusal counted for each of the 17 cycles 298-314; sleeping through the
+ * fill until the sixth departure would take it at 319. */
+static void retry_wakes_when_room_or_l1(void **state)
+{
+    (void)state;
+    for (int sleeping = 0; sleeping < 2; sleeping++) {
+        Config c = fermi();
+        set(&c, "l1.write_policy=write_back");
+        set(&c, "l1.alloc_on_write=true");
+        Sim *s = sim_new(&c);
+        uint64_t done;
+        MemAccess p = ld(G), x = ld(G + 4 * 4096), burst = warp(SP_GLOBAL, G + (1u << 20), 32, 4);
+        burst.is_atomic = 1;
+        assert_int_equal(memsys_access(s->m, 0, 0, 1, &p, 0, &done), MEM_PENDING);
+        for (int i = 1; i <= 3; i++) {
+            advance(s, (uint64_t)i);
+            MemAccess d = st(G + (uint64_t)i * 4096);
+            assert_int_equal(memsys_access(s->m, 0, i, (uint32_t)(1 + i), &d, s->now, &done), MEM_OK);
+        }
+        advance(s, 290);
+        assert_int_equal(memsys_access(s->m, 0, 4, 5, &burst, 290, &done), MEM_PENDING);
+        advance(s, 298);
+        uint64_t taken;
+        if (sleeping) taken = offer_sleeping(s, 0, 5, 6, &x, 0);
+        else {
+            issue(s, 0, 5, 6, &x, 0, &done);
+            taken = s->now;
+        }
+        assert_int_equal(taken, 315);
+        assert_int_equal(memsys_stats(s->m)->retry_icnt, 17);
+        assert_int_equal(memsys_stats(s->m)->retry_l1_busy, 0);
+        drain(s);
+        memsys_destroy(s->m);
+    }
+}
+
 /* ---- atomics and local memory ------------------------------------------------------- */
 
 /* Atomics on a line already in L2, issued at T; the request carries the
@@ -1206,6 +1277,7 @@ int main(void)
         cmocka_unit_test(retry_l1_busy_and_mshrs),
         cmocka_unit_test(retry_with_held_lines),
         cmocka_unit_test(retry_icnt_full),
+        cmocka_unit_test(retry_wakes_when_room_or_l1),
         cmocka_unit_test(icnt_visits_busy_ports),
         cmocka_unit_test(icnt_rings_hold_their_room),
         cmocka_unit_test(icnt_glance_many_sources),
