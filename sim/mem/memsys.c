@@ -1314,17 +1314,18 @@ static void step(MemSys *m, uint64_t t)
  * at the first such cycle). */
 static uint64_t compute_inner_next(const MemSys *m, uint64_t t)
 {
+    /* cheapest first; once one says t + 1, the rest cannot say less */
     uint64_t n = icnt_next_event(m->rep, t + 1);
-    if (n > t + 1) n = min64(n, icnt_next_event(m->req, t + 1));
-    n = min64(n, dram_next_event(m->dram));
     for (int i = 0; i < m->nlanes; i++)
         if (m->lane[i].nbatch) n = min64(n, m->lane[i].batch_at[m->lane[i].batch_head]);
-    for (int i = icnt_next_dst(m->rep, 0); i >= 0; i = icnt_next_dst(m->rep, i + 1))
+    for (int i = icnt_next_dst(m->rep, 0); i >= 0 && n > t + 1; i = icnt_next_dst(m->rep, i + 1))
         n = min64(n, icnt_head(m->rep, i)->arrive);
-    for (int s = icnt_next_dst(m->req, 0); s >= 0; s = icnt_next_dst(m->req, s + 1)) {
+    for (int s = icnt_next_dst(m->req, 0); s >= 0 && n > t + 1; s = icnt_next_dst(m->req, s + 1)) {
         const IcntPacket *h = icnt_head(m->req, s);
         if (h && !m->sl[s].blocked) n = min64(n, max64(h->arrive + (uint64_t)m->l2_hit, m->sl[s].tag_free));
     }
+    if (n > t + 1) n = min64(n, dram_next_event(m->dram));
+    if (n > t + 1) n = min64(n, icnt_next_event(m->req, t + 1));
     return n;
 }
 

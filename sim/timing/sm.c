@@ -1017,8 +1017,10 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     uint64_t next = wheel_next(sm);
     uint64_t f = sm_fetch(sm, t);
     if (f < next) next = f;
-    f = pipe_waiters_next(sm, now);
-    if (f < next) next = f;
+    if (next > now + 1) {         /* the waiters' earliest is now + 1 at the soonest */
+        f = pipe_waiters_next(sm, now);
+        if (f < next) next = f;
+    }
     if (sm->retry.active) {
         /* the held access: offered again when what refused it can have
          * changed (memsys_retry_sleep), or every cycle under --step */
