@@ -233,10 +233,13 @@ void icnt_step(Icnt *n, uint64_t now)
      * busy for the rest of it) let such a window be passed over at a
      * glance.  With few, looking at their packets is cheaper. */
     int glance = busy_sources(n, ICNT_GLANCE_SOURCES) >= ICNT_GLANCE_SOURCES;
+    const int dw = n->dwords;
+    uint64_t *open = n->open;
+    uint64_t blocked = 0;                /* the counters, kept out of the loop's stores */
     if (glance) {
-        memset(n->open, 0, (size_t)n->dwords * sizeof *n->open);
+        memset(open, 0, (size_t)dw * sizeof *open);
         for (int d = 0; d < n->p.ndst; d++)
-            if (n->dst[d].free_at <= now && n->dst[d].q.n < n->dst[d].q.cap) bit_set(n->open, d);
+            if (n->dst[d].free_at <= now && n->dst[d].q.n < n->dst[d].q.cap) bit_set(open, d);
     }
     /* sources take turns: this cycle's first is now % nsrc; those with
      * nothing queued do nothing, so only the busy ones are visited */
@@ -246,11 +249,12 @@ void icnt_step(Icnt *n, uint64_t now)
         Src *s = &n->src[i];
         if (s->free_at > now) continue;
         if (glance) {
-            const uint64_t *w = &n->win[(size_t)i * (size_t)n->dwords];
-            uint64_t any = 0;
-            for (int k = 0; k < n->dwords; k++) any |= w[k] & n->open[k];
+            const uint64_t *w = &n->win[(size_t)i * (size_t)dw];
+            uint64_t any = w[0] & open[0];
+            if (dw > 1) any |= w[1] & open[1];
+            for (int k = 2; k < dw; k++) any |= w[k] & open[k];
             if (!any) {                /* as the scan below would find: nothing can go */
-                if (ring_at(&s->q, 0)->ready <= now) n->st.blocked++;
+                blocked += ring_at(&s->q, 0)->ready <= now;
                 continue;
             }
         }
@@ -262,7 +266,7 @@ void icnt_step(Icnt *n, uint64_t now)
             p = ring_at(&s->q, j);
             d = &n->dst[p->dst];
             if (p->ready <= now && d->free_at <= now && d->q.n < d->q.cap) break;
-            if (j == 0 && p->ready <= now) n->st.blocked++;
+            if (j == 0 && p->ready <= now) blocked++;
         }
         if (j == w) continue;
         uint64_t f = p->flits ? p->flits : 1;
@@ -271,7 +275,7 @@ void icnt_step(Icnt *n, uint64_t now)
         s->free_at = d->free_at = now + f;
         ring_push(&d->q, p);
         bit_set(n->dst_busy, p->dst);
-        if (glance) bit_clear(n->open, p->dst);   /* busy until now + f */
+        if (glance) bit_clear(open, p->dst);   /* busy until now + f */
         s->flits -= p->flits;
         s->by_flits[p->flits < FLIT_BUCKETS ? p->flits : FLIT_BUCKETS - 1]--;
         s->sent++;
@@ -282,6 +286,7 @@ void icnt_step(Icnt *n, uint64_t now)
         n->st.packets++;
         n->st.flits += f;
     }
+    n->st.blocked += blocked;
 }
 
 const IcntPacket *icnt_head(const Icnt *n, int dst)
