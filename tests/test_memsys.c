@@ -1004,9 +1004,10 @@ static void local_spills_stay_in_l1(void **state)
 
 /* ---- bandwidth and determinism ------------------------------------------------------ */
 
-/* All 15 SMs stream one sequential 1 MiB region (line i read by SM i % 15),
- * each issuing as fast as its L1 takes requests. */
-static uint64_t stream_all(Sim *s, int lines)
+/* All 15 SMs stream one sequential region (line i read by SM i % 15),
+ * each issuing as fast as its L1 takes requests; with store_every k > 0
+ * every k-th line (i % k == 0) is written instead. */
+static uint64_t stream_mix(Sim *s, int lines, int store_every)
 {
     uint64_t done;
     int next[15] = { 0 };
@@ -1016,7 +1017,7 @@ static uint64_t stream_all(Sim *s, int lines)
         for (int sm = 0; sm < 15; sm++) {
             int i = next[sm] * 15 + sm;
             if (i >= lines) continue;
-            MemAccess a = ld(G + (uint64_t)i * 128);
+            MemAccess a = store_every && i % store_every == 0 ? st(G + (uint64_t)i * 128) : ld(G + (uint64_t)i * 128);
             if (memsys_access(s->m, sm, next[sm] % 48, tag, &a, s->now, &done) != MEM_RETRY) {
                 tag++;
                 next[sm]++;
@@ -1028,6 +1029,8 @@ static uint64_t stream_all(Sim *s, int lines)
     drain(s);
     return s->now;
 }
+
+static uint64_t stream_all(Sim *s, int lines) { return stream_mix(s, lines, 0); }
 
 static void streaming_bandwidth(void **state)
 {
@@ -1141,33 +1144,6 @@ static void lanes_backward(void *ctx, int n, MemLaneFn fn, void *arg)
     (*(int *)ctx)++;
 }
 
-/* 15 SMs each walk their share of `lines` lines, as stream_all, and every
- * third access is a store (acknowledged by its slice): reads and writes in
- * every partition at once, DRAM reads through the controller's delay
- * line, stores acknowledged by several slices in one step. */
-static uint64_t mixed_traffic(Sim *s, int lines)
-{
-    uint64_t done;
-    int next[15] = { 0 };
-    int left = lines;
-    uint32_t tag = 0;
-    while (left) {
-        for (int sm = 0; sm < 15; sm++) {
-            int i = next[sm] * 15 + sm;
-            if (i >= lines) continue;
-            MemAccess a = i % 3 ? ld(G + (uint64_t)i * 128) : st(G + (uint64_t)i * 128);
-            if (memsys_access(s->m, sm, next[sm] % 48, tag, &a, s->now, &done) != MEM_RETRY) {
-                tag++;
-                next[sm]++;
-                left--;
-            }
-        }
-        advance(s, s->now + 1);
-    }
-    drain(s);
-    return s->now;
-}
-
 /* The lanes' part of a step touches only its partitions, and what it
  * would share waits for the merge: any number of lanes, run in any order,
  * gives the one-lane result.  load_latencies' and write_back_stores'
@@ -1224,7 +1200,7 @@ static void partition_lanes(void **state)
             calls = 0;
             memsys_set_lanes(s->m, lanes[run], run % 2 ? lanes_forward : lanes_backward, &calls);
             assert_int_equal(memsys_lanes(s->m), lanes[run] < 6 ? lanes[run] : 6);
-            uint64_t end = mixed_traffic(s, 3000);
+            uint64_t end = stream_mix(s, 3000, 3);   /* every partition reads and writes at once */
             assert_true(lanes[run] == 1 ? calls == 0 : calls > 1000);
             const MemStats *st = memsys_stats(s->m);
             if (run == 0) {

@@ -141,7 +141,6 @@ typedef struct CtrlRing {
 typedef struct MemLane {
     int c_lo, c_hi;
     MemStats st;             /* its slices' counters (lanes > 1), added to MemSys.st by part_merge */
-    int dirty;               /* st has counts */
     int *acks, nacks;        /* slices whose store was acknowledged this step (rec in MemSys.ack_rec), ascending */
     /* Its controller rings' reads by `at`: every read a step's DRAM run
      * finishes has the same one (run cycle + dram.ctrl_lat) and a step
@@ -338,6 +337,16 @@ static void rec_part(MemSys *m, int r, uint64_t when)
 }
 
 /* ---- partition lanes ---------------------------------------------------------------- */
+
+/* Add counters held apart (an SM's in deferred mode, a lane's) to `to`
+ * and clear them: every field a uint64_t sum. */
+static void stats_move(MemStats *to, MemStats *from)
+{
+    _Static_assert(sizeof(MemStats) % sizeof(uint64_t) == 0, "MemStats holds uint64_t counters only");
+    uint64_t *t = (uint64_t *)to, *f = (uint64_t *)from;
+    for (size_t w = 0; w < sizeof(MemStats) / sizeof(uint64_t); w++) t[w] += f[w];
+    memset(from, 0, sizeof *from);
+}
 
 static int lane_of_slice(const MemSys *m, int s)
 {
@@ -1259,7 +1268,6 @@ static void part_lane(void *arg, int lane)
     else
         for (int base = 0; base < m->slices; base += m->channels)
             for (int c = L->c_lo; c < L->c_hi; c++) l2_stage(m, base + c, t);   /* ascending */
-    L->dirty = 1;
 }
 
 /* After the lanes' parts: the store acknowledgements in slice order (as
@@ -1285,11 +1293,7 @@ static void part_merge(MemSys *m)
     for (int i = 0; i < m->nlanes; i++) {
         MemLane *L = &m->lane[i];
         L->nacks = 0;
-        if (!L->dirty) continue;
-        L->dirty = 0;
-        uint64_t *to = (uint64_t *)&m->st, *from = (uint64_t *)&L->st;
-        for (size_t w = 0; w < sizeof(MemStats) / sizeof(uint64_t); w++) to[w] += from[w];
-        memset(&L->st, 0, sizeof L->st);
+        stats_move(&m->st, &L->st);
     }
     for (int s = 0; s < m->slices; s++) {
         icnt_sync_src(m->rep, s);
@@ -1437,11 +1441,7 @@ void memsys_sm_sync(MemSys *m, int lo, int hi)
         SmPort *P = &m->sm[i];
         if (!P->sync) continue;
         P->sync = 0;
-        /* its counters: every field a uint64_t sum */
-        _Static_assert(sizeof(MemStats) % sizeof(uint64_t) == 0, "MemStats holds uint64_t counters only");
-        uint64_t *to = (uint64_t *)&m->st, *from = (uint64_t *)&P->st;
-        for (size_t w = 0; w < sizeof(MemStats) / sizeof(uint64_t); w++) to[w] += from[w];
-        memset(&P->st, 0, sizeof P->st);
+        stats_move(&m->st, &P->st);
         icnt_sync_src(m->req, i);
         if (P->listed == 2) { P->listed = 1; m->sleepers[m->nsleep++] = i; }
         if (P->kick != UINT64_MAX) {
