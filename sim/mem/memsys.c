@@ -95,7 +95,7 @@ typedef struct SmPort {
      * many packets must leave before the planned access can fit
      * (icnt_src_need): with the plan unchanged (gen_l1, gen_acc), every
      * offer before that many have left would be refused the same way. */
-    uint64_t sleep_sent, sleep_acc;
+    uint64_t sleep_sent;
     int sleep_need;
     int posted;              /* its posted records in flight */
     int sync;                /* deferred mode: it sent packets or fell asleep since memsys_sm_sync */
@@ -116,6 +116,7 @@ typedef struct Slice {
     int w_free;
     uint64_t hits, misses, sectors;   /* this slice's part of MemStats' (memsys_part_counters) */
     MemStats *st;            /* where its counters go: MemSys.st, or its lane's (memsys_set_lanes) */
+    int touched;             /* in its lane's touched list this step */
     CacheWaiter *woken;      /* cache_fill's answer for its fills (l2.mshr_merge entries) */
 } Slice;
 
@@ -140,8 +141,9 @@ typedef struct CtrlRing {
  * part_merge, which applies it in the one-lane order. */
 typedef struct MemLane {
     int c_lo, c_hi;
-    MemStats st;             /* its slices' counters (lanes > 1), added to MemSys.st by part_merge */
+    MemStats st;             /* its slices' counters (lanes > 1), added to MemSys.st when asked for (lanes_stats) */
     int *acks, nacks;        /* slices whose store was acknowledged this step (rec in MemSys.ack_rec), ascending */
+    int *touched, ntouched;  /* lanes > 1: slices that took a request or sent a reply this step (Slice.touched) */
     /* Its controller rings' reads by `at`: every read a step's DRAM run
      * finishes has the same one (run cycle + dram.ctrl_lat) and a step
      * takes every read due, so a ring of the distinct `at`s, oldest first,
@@ -355,6 +357,24 @@ static int lane_of_slice(const MemSys *m, int s)
     return i;
 }
 
+/* Lanes > 1: slice s took a request or sent a reply, so its crossbar bits
+ * want syncing after the step (part_merge). */
+static void touch(MemSys *m, int s)
+{
+    Slice *S = &m->sl[s];
+    if (m->nlanes == 1 || S->touched) return;
+    MemLane *L = &m->lane[lane_of_slice(m, s)];
+    S->touched = 1;
+    L->touched[L->ntouched++] = s;
+}
+
+/* The lanes' L2 counters, into MemSys.st (they are read only from there,
+ * through memsys_stats, and before the lanes change). */
+static void lanes_stats(MemSys *m)
+{
+    for (int i = 0; m->nlanes > 1 && i < m->nlanes; i++) stats_move(&m->st, &m->lane[i].st);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -365,13 +385,15 @@ void memsys_set_lanes(MemSys *m, int n, MemRunFn run, void *ctx)
 {
     if (n > m->maxlanes) n = m->maxlanes;   /* a lane has a channel at least */
     if (n < 1 || !run) n = 1;
+    lanes_stats(m);                          /* the old lanes' counters, before the slices point elsewhere */
     for (int i = 0; i < n; i++) {
         MemLane *L = &m->lane[i];
         L->c_lo = (int)((int64_t)m->channels * i / n);
         L->c_hi = (int)((int64_t)m->channels * (i + 1) / n);
-        /* between steps the lanes hold no acknowledgements or counters
-         * (part_merge took them), only the `at`s of their channels' reads
-         * in the controller (at most batch_cap distinct): gathered afresh */
+        /* between steps the lanes hold no acknowledgements or touched
+         * slices (part_merge took them), only the `at`s of their channels'
+         * reads in the controller (at most batch_cap distinct): gathered
+         * afresh */
         L->batch_head = L->nbatch = 0;
         for (int c = L->c_lo; c < L->c_hi; c++)
             for (int k = 0; k < m->ctrl[c].n; k++) {
@@ -499,9 +521,10 @@ MemSys *memsys_create(const Config *c, int num_sms)
     for (int i = 0; !bad && i < m->maxlanes; i++) {
         MemLane *L = &m->lane[i];
         L->acks = calloc((size_t)m->slices, sizeof *L->acks);   /* at most one a slice a step */
+        L->touched = calloc((size_t)m->slices, sizeof *L->touched);
         L->batch_cap = m->ctrl_lat + 2;                          /* the `at`s in (last step, last step + ctrl_lat] */
         L->batch_at = calloc((size_t)L->batch_cap, sizeof *L->batch_at);
-        bad = !L->acks || !L->batch_at;
+        bad = !L->acks || !L->touched || !L->batch_at;
     }
     for (int s = 0; !bad && s < m->slices; s++) {
         Slice *x = &m->sl[s];
@@ -554,6 +577,7 @@ void memsys_destroy(MemSys *m)
     for (int c = 0; m->ctrl && c < m->channels; c++) free(m->ctrl[c].e);
     for (int i = 0; m->lane && i < m->maxlanes; i++) {
         free(m->lane[i].acks);
+        free(m->lane[i].touched);
         free(m->lane[i].batch_at);
     }
     free(m->lane);
@@ -999,7 +1023,6 @@ int memsys_retry_sleep(MemSys *m, int sm, uint64_t now, uint64_t *when)
         P->sleep_why = P->ref_why;
         if (P->ref_why == RETRY_ICNT) {
             P->sleep_sent = icnt_src_sent(m->req, sm);
-            P->sleep_acc = P->gen_acc;
             P->sleep_need = icnt_src_need(m->req, sm, P->plan_flits, P->plan_packets);
         }
         if (P->listed) ;
@@ -1013,6 +1036,20 @@ int memsys_retry_sleep(MemSys *m, int sm, uint64_t now, uint64_t *when)
     return 1;
 }
 
+/* Would the sleeping SM's held access be refused again, for the same
+ * reason?  Surely so while what refused it is as it was (refusal_gen);
+ * for a full crossbar port also while fewer packets have left it than the
+ * planned access needs and the plan is unchanged (gen_acc, and gen_l1 if
+ * the dry run read the L1): an offer at each of those departures would
+ * have been refused and counted as the skipped ones are. */
+static int refusal_holds(const MemSys *m, int sm)
+{
+    const SmPort *P = &m->sm[sm];
+    if (refusal_gen(m, sm, P->sleep_why) == P->ref_gen) return 1;
+    return P->sleep_why == RETRY_ICNT && P->gen_acc == P->plan_acc && (P->gen_l1 == P->plan_l1 || !P->plan_reads_l1) &&
+           icnt_src_sent(m->req, sm) - P->sleep_sent < (uint64_t)P->sleep_need;
+}
+
 int memsys_woken(MemSys *m, int *out)
 {
     int n = 0, k = 0;
@@ -1020,13 +1057,7 @@ int memsys_woken(MemSys *m, int *out)
         int sm = m->sleepers[i];
         SmPort *P = &m->sm[sm];
         int asleep = P->sleep && P->sleep_why;                  /* not offered again already */
-        if (asleep && refusal_gen(m, sm, P->sleep_why) == P->ref_gen) { m->sleepers[k++] = sm; continue; }
-        /* a port that has sent, but not enough for the plan, which is
-         * unchanged: the offer would be refused again (as it would at
-         * each departure before), so it sleeps on */
-        if (asleep && P->sleep_why == RETRY_ICNT && P->gen_acc == P->sleep_acc && P->gen_acc == P->plan_acc &&
-            (P->gen_l1 == P->plan_l1 || !P->plan_reads_l1) &&
-            icnt_src_sent(m->req, sm) - P->sleep_sent < (uint64_t)P->sleep_need) { m->sleepers[k++] = sm; continue; }
+        if (asleep && refusal_holds(m, sm)) { m->sleepers[k++] = sm; continue; }
         P->listed = 0;
         if (asleep) out[n++] = sm;
     }
@@ -1068,6 +1099,7 @@ static void push_reply(MemSys *m, int s, const L2Wait *w, uint32_t mask, uint64_
                      .kind = (uint8_t)(w->kind == PK_READ ? PK_FILL : PK_DATA),
                      .flits = (uint16_t)data_flits(m, m->rep, mask) };
     icnt_push(m->rep, &p);
+    touch(m, s);
 }
 
 static void writeback(MemSys *m, int s, uint64_t local, uint32_t dirty, uint64_t now)
@@ -1227,6 +1259,7 @@ static void l2_stage(MemSys *m, int s, uint64_t t)
     if (S->blocked) S->st->l2_wait_cycles[S->blocked - 1] += t - S->blocked_since;
     S->blocked = 0;
     icnt_pop(m->req, s);
+    touch(m, s);
     S->tag_free = t + (uint64_t)occ;
     S->st->l2_requests++;
 }
@@ -1270,18 +1303,17 @@ static void part_lane(void *arg, int lane)
             for (int c = L->c_lo; c < L->c_hi; c++) l2_stage(m, base + c, t);   /* ascending */
 }
 
-/* After the lanes' parts: the store acknowledgements in slice order (as
- * one lane gives them), and with several lanes their counters and the
- * crossbars' busy bits they left alone. */
+/* After the lanes' parts: the store acknowledgements in slice order, as
+ * one lane gives them (each lane's list ascends: merged), and with several
+ * lanes the crossbars' busy bits of the slices they touched. */
 static void part_merge(MemSys *m)
 {
-    if (m->nlanes == 1) {
+    if (m->nlanes == 1) {                  /* one list, nothing deferred */
         MemLane *L = &m->lane[0];
         for (int i = 0; i < L->nacks; i++) rec_part(m, m->ack_rec[L->acks[i]], m->step_t + (uint64_t)m->icnt_lat);
         L->nacks = 0;
         return;
     }
-    /* each lane's acks ascend: merge them */
     int pos[MEMSYS_MAX_LANES] = { 0 };
     for (;;) {
         int best = -1;
@@ -1293,11 +1325,13 @@ static void part_merge(MemSys *m)
     for (int i = 0; i < m->nlanes; i++) {
         MemLane *L = &m->lane[i];
         L->nacks = 0;
-        stats_move(&m->st, &L->st);
-    }
-    for (int s = 0; s < m->slices; s++) {
-        icnt_sync_src(m->rep, s);
-        icnt_sync_dst(m->req, s);
+        for (int j = 0; j < L->ntouched; j++) {
+            int sl = L->touched[j];
+            icnt_sync_src(m->rep, sl);
+            icnt_sync_dst(m->req, sl);
+            m->sl[sl].touched = 0;
+        }
+        L->ntouched = 0;
     }
 }
 
@@ -1335,6 +1369,7 @@ static uint64_t compute_inner_next(const MemSys *m, uint64_t t)
 
 static void sync_stats(MemSys *m)
 {
+    lanes_stats(m);
     DramStats d;
     dram_stats(m->dram, &d);
     m->st.dram_bytes_read = d.bytes_read;
