@@ -218,35 +218,38 @@ static void *lane_main(void *arg)
 }
 
 /* Every lane's SM phase at cycle now; returns when all are done. */
+/* Start phase `phase` on the other lanes' threads (the fields it reads
+ * are set before `go` moves on), run lane 0's part here, wait for theirs. */
+static void pool_run(Pool *pl, int phase)
+{
+    if (pl->n > 1) {
+        pl->phase = phase;
+        atomic_store(&pl->done, 0);
+        atomic_fetch_add(&pl->go, 1);
+        wake_sleepers(pl);
+    }
+    if (phase == 0) run_lane(&pl->lane[0]);
+    else pl->mem_fn(pl->mem_arg, 0);
+    if (pl->n > 1) sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n - 1));
+}
+
 static void sm_phase(Pool *pl, uint64_t now)
 {
     for (int i = 0; i < pl->n; i++) {
         pl->lane[i].t.now = now;
         pl->lane[i].t.st->now = now;   /* lane 0's counters are the launch's */
     }
-    if (pl->n > 1) {
-        pl->phase = 0;
-        atomic_store(&pl->done, 0);
-        atomic_fetch_add(&pl->go, 1);
-        wake_sleepers(pl);
-    }
-    run_lane(&pl->lane[0]);
-    if (pl->n > 1) sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n - 1));
+    pool_run(pl, 0);
 }
 
 /* The memory side's partition phase (MemRunFn): lane i on lane i's thread. */
 static void mem_phase(void *ctx, int n, MemLaneFn fn, void *arg)
 {
     Pool *pl = ctx;
-    pl->phase = 1;
     pl->mem_fn = fn;
     pl->mem_arg = arg;
     pl->mem_n = n;
-    atomic_store(&pl->done, 0);
-    atomic_fetch_add(&pl->go, 1);
-    wake_sleepers(pl);
-    fn(arg, 0);
-    sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n - 1));
+    pool_run(pl, 1);
 }
 
 /* The hierarchy's answers at `now` go to the inboxes of their SMs' lanes
