@@ -657,6 +657,20 @@ static void test_dispatch_round_robin(void **state)
     fermi(&f);
     block_sms(&f, "40", sm, 40);
     for (int b = 0; b < 40; b++) assert_int_equal(sm[b], b % 15);
+    /* Waves: one block an SM (sm.max_blocks=1), 45 identical blocks on 15
+     * SMs, so each SM runs 3.  A block that leaves makes its SM a candidate
+     * again (the dispatcher passes over full SMs: gpu.c, Pool.room); which
+     * SMs free first follows their stores' trip through the crossbar, and
+     * the order below is the one the dispatcher gave before it skipped
+     * full SMs (7616e46) as after. */
+    set(&f, "sm.max_blocks=1");
+    block_sms(&f, "45", sm, 45);
+    int runs[15] = { 0 };
+    for (int b = 0; b < 45; b++) runs[sm[b]]++;
+    for (int s = 0; s < 15; s++) assert_int_equal(runs[s], 3);
+    const uint32_t waves[45] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 10, 11, 12, 13, 14, 0, 1, 2,
+                                 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+    assert_memory_equal(sm, waves, sizeof waves);
 }
 
 /* An SM whose held access was refused sleeps until what refused it can
