@@ -345,6 +345,68 @@ static void test_whole_warp_groups(void **state)
     assert_int_equal(c->bytes_unique, 256);
 }
 
+/* Whole warps whose addresses never go down from a lane to the next take
+ * one pass in lane order (ascending_sectors); the second half-warp reading
+ * what the first did takes the first half's sectors.  Anything else falls
+ * back to the general pass, which must answer the same. */
+static void test_ascending_warps(void **state)
+{
+    (void)state;
+    MemAccess a = strided(4, 0, 0, 0xffffffffu);
+    for (int l = 0; l < W; l++) a.addr[l] = l < 16 ? 0x1000 + 4 * (uint64_t)l : 0x1400 + 4 * (uint64_t)(l - 16);
+    const Coalesced *c = go(&a);                  /* a 16-wide block's two rows */
+    assert_int_equal(c->nsectors, 4);
+    const uint64_t addr4[4] = { 0x1000, 0x1020, 0x1400, 0x1420 };
+    const LaneMask lanes4[4] = { 0xffu, 0xff00u, 0xff0000u, 0xff000000u };
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(c->sector[i].addr, addr4[i]);
+        assert_int_equal(c->sector[i].lanes, lanes4[i]);
+    }
+    assert_int_equal(c->nlines, 2);
+    assert_int_equal(c->bytes_unique, 128);
+
+    for (int l = 0; l < W; l++) a.addr[l] = 0x5000 + 4 * (uint64_t)(l / 2);   /* lane pairs share a word */
+    c = go(&a);
+    assert_int_equal(c->nsectors, 2);
+    assert_int_equal(c->sector[0].lanes, 0x0000ffffu);
+    assert_int_equal(c->sector[1].lanes, 0xffff0000u);
+    assert_int_equal(c->bytes_unique, 64);        /* 16 distinct words */
+
+    MemAccess col = strided(4, 0x8000, 4096, 0xffffffffu);   /* a column at a 4 KiB pitch */
+    c = go(&col);
+    assert_int_equal(c->nsectors, 32);
+    assert_int_equal(c->nlines, 32);
+    assert_int_equal(c->sector[31].addr, 0x8000 + 31 * 4096);
+    assert_int_equal(c->sector[31].lanes, 0x80000000u);
+    assert_int_equal(c->bytes_unique, 128);
+
+    for (int l = 0; l < W; l++) a.addr[l] = 0x6000 + 8 * (uint64_t)(l % 16);   /* halves repeat: 8-byte stride */
+    c = go(&a);
+    assert_int_equal(c->nsectors, 4);
+    assert_int_equal(c->sector[0].lanes, 0x000f000fu);
+    assert_int_equal(c->sector[3].lanes, 0xf000f000u);
+    assert_int_equal(c->bytes_unique, 64);
+
+    a.addr[20] += 4;                              /* the second half differs in one lane: the general pass */
+    c = go(&a);
+    assert_int_equal(c->nsectors, 4);
+    assert_int_equal(c->sector[1].lanes, 0x00f000f0u);
+    assert_int_equal(c->bytes_unique, 68);
+
+    for (int l = 0; l < W; l++) a.addr[l] = l < 16 ? 0x7400 + 4 * (uint64_t)l : 0x7000 + 4 * (uint64_t)(l - 16);
+    c = go(&a);                                   /* the second row before the first */
+    assert_int_equal(c->nsectors, 4);
+    assert_int_equal(c->sector[0].addr, 0x7000);
+    assert_int_equal(c->sector[0].lanes, 0x00ff0000u);
+    assert_int_equal(c->sector[2].lanes, 0xffu);
+    assert_int_equal(c->bytes_unique, 128);
+
+    MemAccess mis = strided(4, 0x9002, 4, 0xffffffffu);     /* ascending but misaligned */
+    c = go(&mis);
+    assert_int_equal(c->nsectors, 5);
+    assert_int_equal(c->bytes_unique, 128);
+}
+
 /* The array bounds: 32-byte lanes over 4-byte sectors and 16-byte lines,
  * the most the config allows. */
 static void test_bounds(void **state)
@@ -626,6 +688,11 @@ static void test_random_against_brute_force(void **state)
             if (it % 4 == 3) a.addr[l] += (seed >> 50) % a.bytes;   /* misaligned lanes: the sorting path */
             if (it % 6 == 1 && l % 8) a.addr[l] = a.addr[l - 1] + (uint64_t)a.bytes * ((seed >> 60) % 3);   /* runs */
         }
+        if (it % 6 == 4) {                        /* a whole warp ascending, and its halves alike */
+            qsort(a.addr, W, sizeof a.addr[0], cmp_u64);
+            if (it % 12 == 4)
+                for (int l = 0; l < W / 2; l++) a.addr[l + W / 2] = a.addr[l];
+        }
         int lb = geo[it % 5][0], sb = geo[it % 5][1];
         const Coalesced *c = run(&a, lb, sb);
         check_shape(c, &a, lb, sb);
@@ -676,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_64_byte_lines),
         cmocka_unit_test(test_order_and_broadcast),
         cmocka_unit_test(test_whole_warp_groups),
+        cmocka_unit_test(test_ascending_warps),
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_h100_coalesce),
         cmocka_unit_test(test_h100_bank_ld),

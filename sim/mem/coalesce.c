@@ -99,6 +99,51 @@ static ALWAYS_INLINE int64_t full_warp_sectors(const uint64_t *x, int bshift, in
     return slots << bshift;
 }
 
+/* A whole warp whose addresses never go down from a lane to the next: a
+ * row at unit stride, a broadcast, a column walked at the row pitch, the
+ * two rows of a 16-wide block one after the other (nearly every global
+ * access of the reference kernels).  The sectors then come in lane order,
+ * ascending, each a run of lanes: one pass, no search, and the distinct
+ * bytes are the distinct addresses times the size (aligned accesses of
+ * one size are equal or disjoint).  -2 at the first lane below the one
+ * before it (full_warp_sectors then starts afresh), -1 if a lane is not
+ * aligned. */
+static ALWAYS_INLINE int64_t ascending_sectors(const uint64_t *x, int bshift, int sshift, Coalesced *out)
+{
+    CoalesceSector *sec = out->sector;
+    uint64_t base_of = ~((1ull << sshift) - 1), prev = x[0], cur = prev & base_of, any = prev;
+    int ns = 1, start = 0, distinct = 1;
+    sec[0].addr = cur;
+    for (int l = 1; l < WARP_MAX; l++) {
+        uint64_t xl = x[l];
+        if (xl < prev) {
+            /* the second half-warp reading what the first did (a 16-wide
+             * block's two rows reading one row vector): the first half's
+             * sectors, each with its lanes twice */
+            if (l != WARP_MAX / 2) return -2;
+            for (int k = 0; k < WARP_MAX / 2; k++) if (x[k + WARP_MAX / 2] != x[k]) return -2;
+            if (any & ((1ull << bshift) - 1)) return -1;
+            sec[ns - 1].lanes = ((1u << l) - 1u) & (~0u << start);
+            for (int i = 0; i < ns; i++) sec[i].lanes |= sec[i].lanes << WARP_MAX / 2;
+            out->nsectors = ns;
+            return (int64_t)distinct << bshift;
+        }
+        any |= xl;
+        distinct += xl != prev;
+        prev = xl;
+        if ((xl & base_of) != cur) {          /* lanes [start, l) were in sector ns - 1 */
+            sec[ns - 1].lanes = ((1u << l) - 1u) & (~0u << start);
+            cur = xl & base_of;
+            sec[ns++].addr = cur;
+            start = l;
+        }
+    }
+    if (any & ((1ull << bshift) - 1)) return -1;
+    sec[ns - 1].lanes = ~0u << start;
+    out->nsectors = ns;
+    return (int64_t)distinct << bshift;
+}
+
 /* The usual case, without sorting the lanes: every lane's access is
  * naturally aligned (bytes a power of two that divides its address, at
  * most the sector), so it lies in one sector, and two lanes' byte ranges
@@ -107,6 +152,8 @@ static ALWAYS_INLINE int64_t full_warp_sectors(const uint64_t *x, int bshift, in
 static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t bytes, int sshift, Coalesced *out)
 {
     if (active == UINT32_MAX) {       /* the whole warp: the common sizes by constant shifts */
+        int64_t up = ascending_sectors(a->addr, __builtin_ctzll(bytes), sshift, out);
+        if (up != -2) return up;
         if (bytes == 4) return full_warp_sectors(a->addr, 2, sshift, out);
         if (bytes == 8) return full_warp_sectors(a->addr, 3, sshift, out);
         return full_warp_sectors(a->addr, __builtin_ctzll(bytes), sshift, out);
