@@ -735,8 +735,9 @@ static void test_retry_sleep_same_as_polling(void **state)
 
 /* A scheduler's turn takes its warps from a word of age positions and
  * passes over a busy pipe's waiters together (sm.c: turn), and a warp
- * found ready but not picked is, while its pipe stays free, not judged
- * again until it can issue (sm.c: look); --step sorts every turn's warps
+ * whose operands were ready at its last look and that cannot be picked is
+ * not judged again: its look names not_selected or its pipe's throttle
+ * from the pipe alone (sm.c: look); --step sorts every turn's warps
  * by sched_keys and judges each warp it looks at.  Both must
  * give the same run under each policy that walks by age: lrr, gto, oldest,
  * with one and two issue slots a scheduler.  fermi tiled_mm keeps about 20
@@ -747,7 +748,7 @@ static void test_turn_by_age_same_as_sorted(void **state)
     (void)state;
     AsmDefine mm[] = { { "M", "64" }, { "N", "64" }, { "K", "64" } };
     const char *policies[] = { "sched.policy=lrr", "sched.policy=gto", "sched.policy=oldest" };
-    uint64_t throttled = 0, unpicked = 0;
+    uint64_t throttled = 0, unpicked = 0, mio = 0;
     for (int cfg = 0; cfg < 2; cfg++)
         for (size_t pi = 0; pi < sizeof policies / sizeof policies[0]; pi++)
             for (int issue = 1; issue <= 2; issue++) {
@@ -768,11 +769,14 @@ static void test_turn_by_age_same_as_sorted(void **state)
                         assert_int_equal(a.stats.line[l].stall[s], b.stats.line[l].stall[s]);
                 throttled += a.stats.stall[STALL_MATH_PIPE_THROTTLE];
                 unpicked += a.stats.stall[STALL_NOT_SELECTED];
+                mio += a.stats.stall[STALL_MIO_THROTTLE];
                 run_free(&a);
                 run_free(&b);
             }
     assert_true(throttled > 100000);   /* the pipes' waiters were exercised */
     assert_true(unpicked > 50000);     /* and ready warps not picked */
+    assert_true(mio > 10000);          /* and fermi's shared LSU (a ready warp's look
+                                          names the throttle without evaluate) */
 }
 
 /* The L2 atomic unit's occupancy (memsys.c, l2.atom_lane_cycles): a request

@@ -448,6 +448,12 @@ typedef struct Verdict {
     int on_pipe;             /* only a free group of the pipe can change it (until: SM_NEVER) */
 } Verdict;
 
+/* What a warp waits for while its instruction's pipe is busy for it. */
+static inline StallReason throttle_reason(Pipe p, const Instr *in)
+{
+    return p != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
+}
+
 static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 {
     Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0, 0 };
@@ -504,8 +510,7 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
         } else for (int g = 0; g < sm->pipe_groups[v.pipe]; g++)
             if (sm->pipe_free[v.pipe][g] <= now) { v.group = g; return v; }
     }
-    v.reason = v.pipe != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE
-             : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
+    v.reason = throttle_reason(v.pipe, in);
     /* every look until the pipe is free for its scheduler (its address
      * stage and a group: pipe_free_for) would say the same (a group held
      * by a retried access frees at a cycle not known yet): the warp waits
@@ -847,15 +852,25 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
         sw->waits_pipe = PIPE_NONE;
     }
     int may_issue = candidate && tn->issued < sm->cfg->sm.issue_per_scheduler;
-    if (!may_issue && !t->step && sw->state == STALL_NOT_SELECTED && sw->operands_ready &&
-        (sw->pipe == PIPE_NONE || pipe_free_for(sm, sw->pipe, s, now))) {
-        /* ready at its last look and not picked (so not finishing: only an
-         * issue exits a warp, and it clears operands_ready): nothing but its
-         * own issue changes its registers, buffer or pc, so evaluate would
-         * find it ready again if its pipe is free, and it is again not
-         * picked (the state stays).  --step evaluates every look:
-         * test_timing's turn_by_age_same_as_sorted compares the two. */
-        wake_refile(sm, slot, now + 1);
+    if (!may_issue && !t->step && sw->operands_ready) {
+        /* its operands were ready at its last look (so it is not finishing
+         * and not at a barrier: only an issue exits a warp or brings it to
+         * one, and an issue clears operands_ready): nothing but its own
+         * issue changes its registers, buffer or pc, so evaluate would find
+         * it ready if its pipe is free for s and held back by the pipe if
+         * not, at the line its state already has, and it is not picked.
+         * --step evaluates every look: test_timing's
+         * turn_by_age_same_as_sorted compares the two. */
+        if (sw->pipe == PIPE_NONE || pipe_free_for(sm, sw->pipe, s, now)) {
+            set_state(t, sw, STALL_NOT_SELECTED, sw->line);
+            wake_refile(sm, slot, now + 1);
+        } else {
+            set_state(t, sw, throttle_reason((Pipe)sw->pipe, &t->k->entry->code[sw->pc]), sw->line);
+            sm->wake[slot] = SM_NEVER;
+            sm->pipe_wait[sw->pipe][slot / 64] |= 1ull << (slot % 64);
+            sm->pipe_wait_of[s] |= (uint8_t)(1u << sw->pipe);
+            sw->waits_pipe = sw->pipe;
+        }
         return;
     }
     Verdict v = evaluate(sm, t, sw);
