@@ -12,6 +12,7 @@
 #ifndef GPUSIM_SM_H
 #define GPUSIM_SM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/base/config.h"
@@ -29,29 +30,32 @@
 typedef enum Pipe { PIPE_SP, PIPE_INT, PIPE_DP, PIPE_SFU, PIPE_LSU, PIPE_NONE, PIPE_COUNT = PIPE_NONE } Pipe;
 
 typedef struct SmWarp {
-    /* First cache line: what the scheduler reads to judge a warp (evaluate)
-     * and to record its state, so most looks touch one line. */
+    /* First cache line: what a look reads and writes (look, evaluate, the
+     * state's record in close_state), so most looks touch one line of the
+     * record (sm.c; perf on fermi tiled_mm put a fifth of sm_cycle's
+     * samples on the first loads of a second line and of the scoreboard). */
     _Alignas(64) Scoreboard sb;
-    uint64_t fetch_ready;    /* earliest cycle the fetch unit may serve it */
-    uint64_t mem_done;       /* completion of its last memory access (membar, drain) */
     uint64_t since;          /* its current state began */
+    SmStats *smst;           /* its SM's counters */
     uint32_t pc;             /* copy of the warp's pc, kept at issue */
     uint32_t line;           /* source line the state is charged to */
-    uint16_t inflight;       /* memory accesses the hierarchy has not answered yet */
     uint8_t state;           /* StallReason: current state */
     uint8_t ibuf;            /* decoded instructions buffered (at pc onwards) */
-    uint8_t started;         /* has issued: the machine prologue is behind it */
-    uint64_t busy_until;     /* an expansion's issue slots run until this cycle */
     uint8_t finishing;       /* exited, draining outstanding memory */
     uint8_t at_barrier;      /* waiting at a barrier (copy kept at issue and release) */
     uint8_t after_branch;    /* waiting for a branch target: branch_resolving */
     uint8_t operands_ready;  /* scoreboard and membar checks passed for its pc */
     uint8_t waits_pipe;      /* the Sm.pipe_wait set it is in, PIPE_NONE if none */
     uint8_t pipe;            /* its next instruction's pipe, once operands_ready (evaluate) */
-    /* The rest: read at issue, release, dispatch and retirement. */
+    uint16_t inflight;       /* memory accesses the hierarchy has not answered yet */
+    uint8_t started;         /* has issued: the machine prologue is behind it */
+    /* The rest: read when it waits for a fetch, a barrier or memory, and at
+     * issue, release, dispatch and retirement. */
+    uint64_t fetch_ready;    /* earliest cycle the fetch unit may serve it */
+    uint64_t mem_done;       /* completion of its last memory access (membar, drain) */
+    uint64_t busy_until;     /* an expansion's issue slots run until this cycle */
     uint64_t released;       /* cycle a barrier released it (it goes on the next); SM_NEVER */
     Warp *w;                 /* functional state, inside its Cta */
-    SmStats *smst;           /* its SM's counters */
     int cta;                 /* index into Sm.ctas */
     int sched;               /* scheduler: slot % schedulers */
     uint64_t age;            /* dispatch order, for GTO and oldest-first */
@@ -59,6 +63,7 @@ typedef struct SmWarp {
     int resident;
     int slot;                /* its index in Sm.slots */
 } SmWarp;
+_Static_assert(offsetof(SmWarp, started) < 64, "a look's fields share the record's first cache line");
 
 typedef struct SmCta {
     Cta cta;
