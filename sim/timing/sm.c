@@ -52,6 +52,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     sm->nctas = cfg->sm.max_blocks;
     sm->nsched = cfg->sm.schedulers;
     sm->policy = cfg->sched.policy;
+    sm->issue_limit = cfg->sm.issue_per_scheduler;
     sm->nwords = (sm->nslots + 63) / 64;
     sm->nfetch = cfg->sm.fetch_units >= 1 && cfg->sm.fetch_units <= 16 ? cfg->sm.fetch_units : 1;
     int ws = cfg->sm.warp_size;
@@ -851,7 +852,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
         sm->pipe_wait[p][slot / 64] &= ~bit;
         sw->waits_pipe = PIPE_NONE;
     }
-    int may_issue = candidate && tn->issued < sm->cfg->sm.issue_per_scheduler;
+    int may_issue = candidate && tn->issued < sm->issue_limit;
     if (!may_issue && !t->step && sw->operands_ready) {
         /* its operands were ready at its last look (so it is not finishing
          * and not at a barrier: only an issue exits a warp or brings it to
@@ -916,7 +917,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
  * on every config under every policy compared). */
 static void turn(Sm *sm, Timing *t, Turn *tn)
 {
-    int s = tn->s, nw = sm->nwords, limit = sm->cfg->sm.issue_per_scheduler;
+    int s = tn->s, nw = sm->nwords, limit = sm->issue_limit;
     int by_age = sm->by_age && !t->step;  /* --step takes the plain sorted way */
     uint64_t now = t->now;
     const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)nw];

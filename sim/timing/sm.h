@@ -118,6 +118,7 @@ typedef struct Sm {
     Sched *sched;
     const Config *cfg;
     int nslots, nwords, nsched, policy;   /* policy: cfg->sched.policy */
+    int issue_limit;                   /* cfg->sm.issue_per_scheduler */
     int nfetch;                        /* fetch units (sm.fetch_units) */
     int fetch_rr[16];                  /* per fetch unit: next slot to consider */
     uint64_t *fetch_slots;             /* per fetch unit: the slots it serves (nwords words each) */
