@@ -1490,6 +1490,50 @@ static void test_guarded_memory(void **state)
     sim_free(&s);
 }
 
+/* A memory instruction whose guard turns every lane off still tells the
+ * timing model its state space (ExecOut.mem.space), as a load or store
+ * does: an atomic and a reduction with no lane active said nothing, so
+ * issue() read whatever the stack held, and the run's timing followed it
+ * (found when a lane's SM phase moved to another host thread:
+ * docs/performance.md, eighth session).  The output record is filled with
+ * garbage before each issue. */
+static void test_guarded_off_memory_space(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer w .u32[1] zero\n"
+        ".launch k grid=(1) block=(32) args=(w)\n"
+        ".entry k(.param .u64 pw)\n"
+        "{\n"
+        "    .shared .u32 s;\n"
+        "    ld.param.u64 %rd1, [pw];\n"
+        "    setp.eq.u32 %p1, 1, 0;\n"
+        "    @%p1 atom.global.add.u32 %r1, [%rd1], 1;\n"
+        "    @%p1 red.global.add.u32 [%rd1], 1;\n"
+        "    @%p1 atom.shared.add.u32 %r2, [s], 1;\n"
+        "    @%p1 ld.global.u32 %r3, [%rd1];\n"
+        "    ret;\n"
+        "}\n";
+    KernelRig rig;
+    rig_init(&rig, "guard.s", src, 32);
+    Cta c;
+    assert_int_equal(cta_init(&rig.k, &c, 0, 0), 0);
+    Warp *w = &c.warps[0];
+    ExecOut out;
+    const int space[4] = { SP_GLOBAL, SP_GLOBAL, SP_SHARED, SP_GLOBAL };
+    for (int i = 0; i < 2; i++) assert_int_equal(warp_issue(&rig.k, w, &out), ISSUE_OK);
+    for (int i = 0; i < 4; i++) {
+        memset(&out, 0xa5, sizeof out);
+        assert_int_equal(warp_issue(&rig.k, w, &out), ISSUE_OK);
+        assert_int_equal(out.has_mem, 1);
+        assert_int_equal(out.mem.mask, 0);
+        assert_int_equal(out.mem.space, space[i]);
+    }
+    assert_int_equal(*(uint32_t *)mem_region_of_buffer(&rig.mem, 0)->data, 0);
+    cta_free(&c);
+    rig_free(&rig);
+}
+
 /* Shared memory through variables: `mov.u32 %r, var` gives the variable's
  * offset, and all warps of the block see each other's stores after bar.sync. */
 /* Vector loads and stores over a whole warp (the back end pairs and quads
@@ -2760,6 +2804,7 @@ int main(void)
         cmocka_unit_test(test_sm_registers_and_clock),
         cmocka_unit_test(test_ld_st_sizes),
         cmocka_unit_test(test_guarded_memory),
+        cmocka_unit_test(test_guarded_off_memory_space),
         cmocka_unit_test(test_shared_memory),
         cmocka_unit_test(test_vector_memory_warp),
         cmocka_unit_test(test_const_and_local),

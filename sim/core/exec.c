@@ -996,6 +996,7 @@ static int exec_atom(const X *x, LaneMask m, ExecOut *out)
     out->mem.is_store = 1;
     out->mem.bytes = (uint8_t)bytes;
     out->mem.mask = m;
+    out->mem.space = in->space;   /* resolved below lane by lane; with no lane active, as written */
     LaneMask held = 0;           /* global lanes left for exec_replay */
     FOR_LANES(m, l) {
         Space sp = (Space)in->space;
