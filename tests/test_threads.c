@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "isa/asm.h"
 #include "sim/base/config.h"
@@ -353,6 +354,25 @@ static void test_lane_count(void **state)
     assert_int_equal(one, three);
 }
 
+/* More lanes than the claim word holds (gpu.c: CLAIM_TASKS): each lane's
+ * task runs on its own thread, as before the claiming; 40 lanes of
+ * hopper.ini's 132 SMs give the one-thread result. */
+static void test_lanes_past_the_claim_word(void **state)
+{
+    (void)state;
+    Config c;
+    assert_int_equal(load_config(&c, "configs/hopper.ini"), 0);
+    Program *p = assemble("kernels/vecadd.s");
+    assert_non_null(p);
+    Outcome one = run_at(p, &c, "configs/hopper.ini", 1), many = run_at(p, &c, "configs/hopper.ini", 40);
+    assert_int_equal(many.rc, RUN_OK);
+    assert_string_equal(one.json, many.json);
+    assert_true(same_memory(&one.mem, &many.mem));
+    outcome_free(&one);
+    outcome_free(&many);
+    program_free(p);
+}
+
 /* More threads than SMs: each lane gets at least one SM (tiny.ini). */
 static void test_more_threads_than_sms(void **state)
 {
@@ -368,6 +388,38 @@ static void test_more_threads_than_sms(void **state)
     outcome_free(&one);
     outcome_free(&many);
     program_free(p);
+}
+
+/* A lane's task is its lane's whichever thread runs it (gpu.c: a thread
+ * takes its own lane's task, then any other not taken yet).  With the
+ * worker threads taking none, the calling thread runs all three lanes'
+ * SM phases and partition steps every cycle: the same report and memory
+ * as one thread.  (Were a task left to its own thread alone, the launch
+ * would wait forever: the alarm ends the test instead.) */
+static void test_caller_takes_every_task(void **state)
+{
+    (void)state;
+    const char *cfg = "configs/hopper.ini";
+    const char *files[] = { "kernels/tiled_mm.s", "tests/data/atom_conflict.s", "tests/data/red_posted.s" };
+    Config c;
+    assert_int_equal(load_config(&c, cfg), 0);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        Program *p = assemble(files[i]);
+        assert_non_null(p);
+        Outcome one = run_at(p, &c, cfg, 1);
+        alarm(120);
+        gpu_test_idle_workers(1);
+        Outcome three = run_at(p, &c, cfg, 3);
+        gpu_test_idle_workers(0);
+        alarm(0);
+        assert_int_equal(three.rc, one.rc);
+        assert_string_equal(three.json, one.json);
+        assert_string_equal(three.printf_text, one.printf_text);
+        assert_true(same_memory(&three.mem, &one.mem));
+        outcome_free(&one);
+        outcome_free(&three);
+        program_free(p);
+    }
 }
 
 /* Under AddressSanitizer (make test's second pass, several times slower)
@@ -396,7 +448,7 @@ int main(void)
         nconfigs = 1;
         max_threads = 2;
     }
-    struct CMUnitTest tests[MAX_FILES + 8];
+    struct CMUnitTest tests[MAX_FILES + 12];
     int n = 0;
     for (int i = 0; i < nconfigs; i++) tests[n++] = (struct CMUnitTest){ configs[i], test_config, NULL, NULL, configs[i] };
     tests[n++] = (struct CMUnitTest){ "order_sensitive", test_order_sensitive, NULL, NULL, NULL };
@@ -407,6 +459,8 @@ int main(void)
     tests[n++] = (struct CMUnitTest){ "threads_share", test_threads_share, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "more_threads_than_sms", test_more_threads_than_sms, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "lane_count", test_lane_count, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "caller_takes_every_task", test_caller_takes_every_task, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "lanes_past_the_claim_word", test_lanes_past_the_claim_word, NULL, NULL, NULL };
     int rc = _cmocka_run_group_tests("threads", tests, (size_t)n, NULL, NULL);
     for (int i = 0; i < nkernels; i++) free(kernels[i]);
     for (int i = 0; i < nconfigs; i++) free(configs[i]);

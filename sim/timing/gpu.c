@@ -28,8 +28,9 @@ static void sample(const Timing *t, MemSys *ms, uint64_t *next_sample, int last)
 }
 
 /* ---- host threads ------------------------------------------------------------------
- * A launch's SMs are split into contiguous ranges, one per lane; lane 0 runs
- * on the calling thread, each other lane on a thread of its own.  A cycle
+ * A launch's SMs are split into contiguous ranges, one per lane; lane 0
+ * belongs to the calling thread, each other lane to a thread of its own
+ * (which runs it unless another thread got to it first: Pool).  A cycle
  * is three phases: the calling thread dispatches blocks and runs the memory
  * side (deliver); every lane runs sm_cycle for its SMs; the calling thread
  * replays the lanes' held global accesses and hands the SMs' crossbar
@@ -38,6 +39,12 @@ static void sample(const Timing *t, MemSys *ms, uint64_t *next_sample, int last)
  * kernel copy and log, and its own part of the memory system (memsys.h), so
  * the result is the one-lane result, bit for bit. */
 typedef struct Pool Pool;
+
+/* The claim word: a phase's number in its high bits (a thread that missed
+ * a phase would have to sleep through 2^40 phases, days of simulation, to
+ * see its number again), a bit per task in the low ones. */
+enum { CLAIM_TASKS = 24 };
+#define CLAIM_GEN_BITS (64 - CLAIM_TASKS)
 
 typedef struct Lane {
     Timing t;                /* lane 0: the launch's; others a copy with k and st their own */
@@ -55,8 +62,8 @@ typedef struct Lane {
     int started;
     /* What the memory side answered its SMs this cycle, for the lane to
      * hand them at the start of its SM phase (its SMs' state stays with
-     * its thread): completions in the memory side's order, and SMs whose
-     * refused access may now go through. */
+     * the thread that runs the lane): completions in the memory side's
+     * order, and SMs whose refused access may now go through. */
     MemDone *inbox;
     int ninbox, capinbox;
     int *wake, nwake;
@@ -66,7 +73,16 @@ typedef struct Lane {
 } Lane;
 
 /* The calling thread starts a phase by moving `go` on and waits until
- * `done` counts the other lanes.  A waiter spins while the other side
+ * `done` counts the phase's tasks (a lane's SM phase, or a partition
+ * lane's part of a memory step).  Each thread first takes its own lane's
+ * task, then any task nobody has taken yet (`claim`: the phase's number
+ * and a bit per task taken, set by compare-and-swap), so a thread that
+ * has no core when a phase starts does not hold it up: on a busy machine
+ * the calling thread runs the other lanes' tasks itself.  A task is its
+ * lane's work whichever thread runs it (one thread at a time, ordered by
+ * the phase's start and `done`), so the result does not change.  (A
+ * launch of more than CLAIM_TASKS lanes runs each lane's task on the
+ * lane's own thread.)  A waiter spins while the other side
  * works (a phase takes microseconds), then sleeps on the condition
  * variable.  How long it spins adapts, per lane, between 1 and 200 us: a
  * wait that outlasted the spin but not by much (the other thread was
@@ -93,7 +109,9 @@ struct Pool {
     void *mem_arg;
     int mem_n;
     _Atomic uint64_t go;     /* phases started */
-    _Atomic int done;        /* lanes > 0 done with the current one */
+    _Atomic int done;        /* tasks of the current phase done */
+    _Atomic int ntasks;      /* tasks of the current phase */
+    _Atomic uint64_t claim;  /* the phase's number (low CLAIM_GEN_BITS) << CLAIM_TASKS | a bit per task taken */
     _Atomic int quit;
     _Atomic int sleeping;    /* threads asleep (or about to be) on cv */
     pthread_mutex_t lock;
@@ -199,6 +217,50 @@ static void run_lane(Lane *ln)
     ln->busy = busy;
 }
 
+/* Task i of the current phase: lane i's SM phase, or partition lane i. */
+static void run_task(Pool *pl, int i)
+{
+    if (pl->phase == 0) run_lane(&pl->lane[i]);
+    else pl->mem_fn(pl->mem_arg, i);
+}
+
+/* Take task i of phase gen: 1 taken, 0 someone has it, -1 the phase is over. */
+static int claim_task(Pool *pl, uint64_t gen, int i)
+{
+    uint64_t g = gen & ((1ull << CLAIM_GEN_BITS) - 1), c = atomic_load(&pl->claim);
+    for (;;) {
+        if (c >> CLAIM_TASKS != g) return -1;
+        if (c >> i & 1) return 0;
+        if (atomic_compare_exchange_weak(&pl->claim, &c, c | 1ull << i)) return 1;
+    }
+}
+
+/* Lane `home`'s thread's part of phase gen: its own task, then any not
+ * taken yet. */
+static void take_tasks(Pool *pl, uint64_t gen, int home)
+{
+    int n = atomic_load(&pl->ntasks);
+    if (pl->n > CLAIM_TASKS) {           /* no claim word: each lane's task on its own thread */
+        if (home < n) run_task(pl, home);
+        if (home && home < n) { atomic_fetch_add(&pl->done, 1); wake_sleepers(pl); }
+        return;
+    }
+    for (int k = -1; k < n; k++) {          /* its own first (k = -1), then the others in order */
+        int i = k < 0 ? home : k;
+        if (i >= n || (k >= 0 && i == home)) continue;
+        int r = claim_task(pl, gen, i);
+        if (r < 0) return;
+        if (!r) continue;
+        run_task(pl, i);
+        atomic_fetch_add(&pl->done, 1);
+        if (home) wake_sleepers(pl);
+    }
+}
+
+static _Atomic int idle_workers;   /* gpu_test_idle_workers */
+
+void gpu_test_idle_workers(int on) { atomic_store(&idle_workers, on); }
+
 static void *lane_main(void *arg)
 {
     Lane *ln = arg;
@@ -208,29 +270,27 @@ static void *lane_main(void *arg)
         sleep_until(ln, go_ready, seen);
         seen = atomic_load(&pl->go);
         if (atomic_load(&pl->quit)) break;
-        int i = (int)(ln - pl->lane);
-        if (pl->phase == 0) run_lane(ln);
-        else if (i < pl->mem_n) pl->mem_fn(pl->mem_arg, i);
-        atomic_fetch_add(&pl->done, 1);
-        wake_sleepers(pl);
+        if (!atomic_load(&idle_workers)) take_tasks(pl, seen, (int)(ln - pl->lane));
     }
     return NULL;
 }
 
-/* Every lane's SM phase at cycle now; returns when all are done. */
-/* Start phase `phase` on the other lanes' threads (the fields it reads
- * are set before `go` moves on), run lane 0's part here, wait for theirs. */
+/* Start phase `phase` (what a task reads is set before the claim word and
+ * `go` move on), take tasks here, wait until every one is done. */
 static void pool_run(Pool *pl, int phase)
 {
-    if (pl->n > 1) {
-        pl->phase = phase;
-        atomic_store(&pl->done, 0);
-        atomic_fetch_add(&pl->go, 1);
-        wake_sleepers(pl);
-    }
-    if (phase == 0) run_lane(&pl->lane[0]);
-    else pl->mem_fn(pl->mem_arg, 0);
-    if (pl->n > 1) sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n - 1));
+    int n = phase == 0 ? pl->n : pl->mem_n;
+    pl->phase = phase;
+    if (pl->n == 1) { run_task(pl, 0); return; }
+    atomic_store(&pl->ntasks, n);
+    atomic_store(&pl->done, 0);
+    uint64_t gen = atomic_load(&pl->go) + 1;
+    atomic_store(&pl->claim, (gen & ((1ull << CLAIM_GEN_BITS) - 1)) << CLAIM_TASKS);
+    atomic_store(&pl->go, gen);
+    wake_sleepers(pl);
+    take_tasks(pl, gen, 0);
+    /* with no claim word, the other threads with a task count themselves */
+    sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n > CLAIM_TASKS ? n - 1 : n));
 }
 
 static void sm_phase(Pool *pl, uint64_t now)

@@ -74,5 +74,8 @@ int gpu_threads_default(void);
  * passes the cores, at least 1; requested 0: automatic up to that share
  * (returned negative, as GpuHost.threads takes it). */
 int gpu_threads_share(int requested, int jobs, int cores);
+/* For tests: with on set, the worker threads of the launches that follow
+ * take no task, so the calling thread takes every lane's (test_threads). */
+void gpu_test_idle_workers(int on);
 
 #endif
