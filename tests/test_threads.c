@@ -354,17 +354,14 @@ static void test_lane_count(void **state)
     assert_int_equal(one, three);
 }
 
-/* More lanes than the claim word holds (gpu.c: CLAIM_TASKS): each lane's
- * task runs on its own thread, as before the claiming; 40 lanes of
- * hopper.ini's 132 SMs give the one-thread result. */
-static void test_lanes_past_the_claim_word(void **state)
+/* vecadd.s on `cfg` at `threads` threads: the one-thread result. */
+static void vecadd_same_at(const char *cfg, int threads)
 {
-    (void)state;
     Config c;
-    assert_int_equal(load_config(&c, "configs/hopper.ini"), 0);
+    assert_int_equal(load_config(&c, cfg), 0);
     Program *p = assemble("kernels/vecadd.s");
     assert_non_null(p);
-    Outcome one = run_at(p, &c, "configs/hopper.ini", 1), many = run_at(p, &c, "configs/hopper.ini", 40);
+    Outcome one = run_at(p, &c, cfg, 1), many = run_at(p, &c, cfg, threads);
     assert_int_equal(many.rc, RUN_OK);
     assert_string_equal(one.json, many.json);
     assert_true(same_memory(&one.mem, &many.mem));
@@ -373,21 +370,20 @@ static void test_lanes_past_the_claim_word(void **state)
     program_free(p);
 }
 
+/* More lanes than the claim word holds (gpu.c: CLAIM_TASKS): each lane's
+ * task runs on its own thread, as before the claiming; 40 lanes of
+ * hopper.ini's 132 SMs give the one-thread result. */
+static void test_lanes_past_the_claim_word(void **state)
+{
+    (void)state;
+    vecadd_same_at("configs/hopper.ini", 40);
+}
+
 /* More threads than SMs: each lane gets at least one SM (tiny.ini). */
 static void test_more_threads_than_sms(void **state)
 {
     (void)state;
-    Config c;
-    assert_int_equal(load_config(&c, "configs/tiny.ini"), 0);
-    Program *p = assemble("kernels/vecadd.s");
-    assert_non_null(p);
-    Outcome one = run_at(p, &c, "configs/tiny.ini", 1), many = run_at(p, &c, "configs/tiny.ini", GPU_MAX_THREADS);
-    assert_int_equal(many.rc, RUN_OK);
-    assert_string_equal(one.json, many.json);
-    assert_true(same_memory(&one.mem, &many.mem));
-    outcome_free(&one);
-    outcome_free(&many);
-    program_free(p);
+    vecadd_same_at("configs/tiny.ini", GPU_MAX_THREADS);
 }
 
 /* A lane's task is its lane's whichever thread runs it (gpu.c: a thread
