@@ -831,6 +831,15 @@ typedef struct Turn {
     int *retiring, nretire;
 } Turn;
 
+/* Warp `slot` of scheduler s waits in pipe p's set until the pipe is free
+ * for s (Verdict.on_pipe). */
+static inline void wait_on_pipe(Sm *sm, int s, int slot, int p)
+{
+    sm->pipe_wait[p][slot / 64] |= 1ull << (slot % 64);
+    sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
+    sm->slots[slot].waits_pipe = (uint8_t)p;
+}
+
 /* Scheduler tn->s looks at a due warp: issues it if it is ready, in the
  * policy's pool (candidate) and an issue slot is left, else records why it
  * waits and when to look again. */
@@ -868,9 +877,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
         } else {
             set_state(t, sw, throttle_reason((Pipe)sw->pipe, &t->k->entry->code[sw->pc]), sw->line);
             sm->wake[slot] = SM_NEVER;
-            sm->pipe_wait[sw->pipe][slot / 64] |= 1ull << (slot % 64);
-            sm->pipe_wait_of[s] |= (uint8_t)(1u << sw->pipe);
-            sw->waits_pipe = sw->pipe;
+            wait_on_pipe(sm, s, slot, sw->pipe);
         }
         return;
     }
@@ -892,11 +899,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
         return;
     }
     wake_refile(sm, slot, v.until);
-    if (v.on_pipe) {
-        sm->pipe_wait[v.pipe][slot / 64] |= 1ull << (slot % 64);
-        sm->pipe_wait_of[s] |= (uint8_t)(1u << v.pipe);
-        sw->waits_pipe = (uint8_t)v.pipe;
-    }
+    if (v.on_pipe) wait_on_pipe(sm, s, slot, v.pipe);
 }
 
 /* One scheduler's turn: it looks at its due warps and at the waiters of the
