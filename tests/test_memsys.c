@@ -477,6 +477,47 @@ static void retry_l1_busy_and_mshrs(void **state)
     memsys_destroy(s->m);
 }
 
+/* A load that alone needs more of one L1 set's ways, or more MSHRs, than
+ * the L1 has could never be taken (the launch stopped as a deadlock): its
+ * last such lines go past the L1, read without a fill (memsys.c:
+ * bypass_excess).  fermi.ini (32 sets of 4 ways, 32 MSHRs): a column walk,
+ * lane j at G + 1 KiB x j, is 32 lines, line j in set 8j mod 32, so 8 in
+ * each of sets 0, 8, 16, 24; each set keeps its first 4 (j < 16) and the
+ * 16 lines j >= 16 go past.  All 32 sectors miss; then line 0 (kept)
+ * hits and line 31 (past) misses.  tiny.ini (8-lane warps, 4 sets of 2
+ * ways): lane j at G + 512 x j is line 4j, all 8 in set 0, which keeps 2
+ * (j < 2) while 6 go past; then line 0 hits and line 7 misses. */
+static void loads_past_a_full_l1(void **state)
+{
+    (void)state;
+    static const char *const cfgs[] = { "configs/fermi.ini", "configs/tiny.ini" };
+    const uint64_t stride[] = { 1024, 512 }, lanes[] = { 32, 8 };
+    for (int i = 0; i < 2; i++) {
+        Config c;
+        config_defaults(&c);
+        DiagList dl = { 0 };
+        assert_int_equal(config_load_file(&c, cfgs[i], &dl), 0);
+        diag_free(&dl);
+        Sim *s = sim_new(&c);
+        MemAccess col = warp(SP_GLOBAL, G, stride[i], 4);
+        uint64_t done;
+        assert_int_equal(memsys_access(s->m, 0, 0, 1, &col, 0, &done), MEM_PENDING);
+        drain(s);
+        assert_int_equal(s->n, 1);
+        const MemStats *st = memsys_stats(s->m);
+        assert_int_equal(st->l1_sector_misses, lanes[i]);
+        assert_int_equal(st->l1_sector_hits, 0);
+        assert_int_equal(st->retry_mshr, 0);
+        MemAccess first = warp(SP_GLOBAL, G, 0, 4), last = warp(SP_GLOBAL, G + stride[i] * (lanes[i] - 1), 0, 4);
+        assert_int_equal(issue(s, 0, 0, 2, &first, 0, &done), MEM_OK);   /* an L1 hit: no record */
+        assert_int_equal(st->l1_sector_hits, 1);
+        assert_int_equal(issue(s, 0, 0, 3, &last, 0, &done), MEM_PENDING);
+        drain(s);
+        assert_int_equal(st->l1_sector_misses, lanes[i] + 1);
+        memsys_destroy(s->m);
+    }
+}
+
 /* l1.mshr_merge: warps 0, 1, 2 of SM 0 load the same cold line at cycles
  * 0, 1 and 2 (the tag stage takes one line per cycle).  Warp 0's miss takes
  * an MSHR, warp 1 merges into it.  With l1.mshr_merge = 2 the MSHR is full:
@@ -1279,6 +1320,7 @@ int main(void)
         cmocka_unit_test(write_back_stores),
         cmocka_unit_test(constant_broadcast),
         cmocka_unit_test(retry_l1_busy_and_mshrs),
+        cmocka_unit_test(loads_past_a_full_l1),
         cmocka_unit_test(retry_with_held_lines),
         cmocka_unit_test(retry_icnt_full),
         cmocka_unit_test(retry_wakes_when_room_or_l1),

@@ -746,6 +746,9 @@ typedef struct AccPlan {
     int st_wb, st_alloc;      /* store policy for this access */
     int need_rec, need_mshr, flits, packets;
     uint8_t present[MAX_LINES];   /* cached loads: line present in L1 before the access */
+    uint8_t bypass[MAX_LINES];    /* cached loads: read past the L1, no fill (plan_lines) */
+    uint8_t line_set[MAX_LINES];  /* cached loads: the line's SetUse entry, if it takes a new line */
+    uint16_t victim_flits[MAX_LINES];   /* and its victim's write-back flits (0: none) */
 } AccPlan;
 
 static void plan_kind(const MemSys *m, const MemAccess *a, unsigned flags, AccPlan *pl)
@@ -776,6 +779,29 @@ static int set_use(SetUse *u, const CacheProbe *pr)
     return k;
 }
 
+/* A cached load that alone needs more ways of one set, or more MSHRs,
+ * than the L1 has would be refused for ever: the deadlock check stopped
+ * nvcc's gemv_row_per_thread on fermi.ini (each lane a row 1 KiB apart:
+ * 32 lines in 4 of the 4-way L1's 32 sets) and any load of more than 8
+ * lines on tiny.ini (8 MSHRs).  Its last lines that would take a new line
+ * go past the L1 instead (read without a fill, as ld.cg reads), until the
+ * rest fits an L1 with nothing reserved; that rest still waits for the
+ * reservations of others as before.  An access that can fit is planned as
+ * it was (bypass cleared). */
+static void bypass_excess(const MemSys *m, AccPlan *pl, SetUse *sets)
+{
+    int ways = m->l1_cfg.ways, mshrs = m->l1_cfg.mshrs, over = pl->need_mshr > mshrs;
+    for (int k = 0; k < sets->n && !over; k++) over = sets->cnt[k] > ways;
+    for (int i = acc.nlines - 1; i >= 0; i--) {
+        if (!pl->bypass[i]) continue;
+        int k = pl->line_set[i];
+        if (!over || (sets->cnt[k] <= ways && pl->need_mshr <= mshrs)) { pl->bypass[i] = 0; continue; }
+        sets->cnt[k]--;
+        pl->need_mshr--;
+        if (pl->victim_flits[i]) { pl->packets--; pl->flits -= pl->victim_flits[i]; }
+    }
+}
+
 /* Dry run over the lines: what the access needs, so that a refusal changes
  * nothing.  0 if it can go, else the RETRY_* reason. */
 static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
@@ -789,6 +815,7 @@ static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
         if (pl->load) {
             CacheProbe pr = cache_probe(P->l1, L->addr);
             pl->present[i] = (uint8_t)pr.present;
+            pl->bypass[i] = 0;
             uint32_t miss = L->mask & ~pr.valid;
             if (!miss) continue;
             pl->need_rec = 1;
@@ -801,8 +828,13 @@ static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
             pl->packets++;
             pl->flits += 1;
             uint32_t vd = 0;
-            if (!pr.present && cache_victim(P->l1, L->addr, &vd) && vd) { pl->packets++; pl->flits += data_flits(m, m->req, vd); }
-            sets.cnt[set_use(&sets, &pr)] += 1;
+            int vf = 0;
+            if (!pr.present && cache_victim(P->l1, L->addr, &vd) && vd) { vf = data_flits(m, m->req, vd); pl->packets++; pl->flits += vf; }
+            int k = set_use(&sets, &pr);
+            sets.cnt[k] += 1;
+            pl->line_set[i] = (uint8_t)k;
+            pl->victim_flits[i] = (uint16_t)vf;
+            pl->bypass[i] = !pr.present;       /* a candidate for bypass_excess */
             continue;
         }
         int forward = 1;   /* write-through without allocation: always */
@@ -819,6 +851,7 @@ static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
         }
         if (forward) { pl->packets++; pl->flits += data_flits(m, m->req, L->mask); pl->need_rec = 1; }
     }
+    if (pl->cached_load) bypass_excess(m, pl, &sets);
     if (pl->need_mshr > cache_mshrs_free(P->l1)) return RETRY_MSHR;
     for (int k = 0; k < sets.n; k++)
         if (sets.res[k] + sets.cnt[k] > m->l1_cfg.ways) return RETRY_MSHR;
@@ -878,6 +911,11 @@ static uint64_t issue_lines(MemSys *m, int sm, const MemAccess *a, const AccPlan
                 st->atom_lane_ops += (uint64_t)pop32(L->lanes);
                 push_req(m, sm, PK_ATOM, L->addr, L->mask, r, data_flits(m, m->req, L->mask), t + 1, svc);
             } else if (pl->load && !pl->cached_load) {
+                m->rec[r].pending++;
+                push_req(m, sm, PK_READ_NOFILL, L->addr, L->mask, r, 1, t + 1, 0);
+            } else if (pl->load && pl->bypass[i]) {   /* past the L1 (bypass_excess): every sector misses */
+                st->l1_sector_misses += (uint64_t)pop32(L->mask);
+                P->l1_misses += (uint64_t)pop32(L->mask);
                 m->rec[r].pending++;
                 push_req(m, sm, PK_READ_NOFILL, L->addr, L->mask, r, 1, t + 1, 0);
             } else if (pl->load) {
