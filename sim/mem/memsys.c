@@ -746,7 +746,8 @@ typedef struct AccPlan {
     int st_wb, st_alloc;      /* store policy for this access */
     int need_rec, need_mshr, flits, packets;
     uint8_t present[MAX_LINES];   /* cached loads: line present in L1 before the access */
-    uint8_t bypass[MAX_LINES];    /* cached loads: read past the L1, no fill (plan_lines) */
+    uint8_t bypass[MAX_LINES];    /* cached loads: read past the L1, no fill (bypass_excess) */
+    uint8_t fresh[MAX_LINES];     /* cached loads: the line takes a new line of the L1 */
     uint8_t line_set[MAX_LINES];  /* cached loads: the line's SetUse entry, if it takes a new line */
     uint16_t victim_flits[MAX_LINES];   /* and its victim's write-back flits (0: none) */
 } AccPlan;
@@ -792,10 +793,12 @@ static void bypass_excess(const MemSys *m, AccPlan *pl, SetUse *sets)
 {
     int ways = m->l1_cfg.ways, mshrs = m->l1_cfg.mshrs, over = pl->need_mshr > mshrs;
     for (int k = 0; k < sets->n && !over; k++) over = sets->cnt[k] > ways;
+    if (!over) return;
     for (int i = acc.nlines - 1; i >= 0; i--) {
-        if (!pl->bypass[i]) continue;
+        if (pl->bypass[i] || !pl->fresh[i]) continue;   /* (bypass: 0 for every line of a cached load) */
         int k = pl->line_set[i];
-        if (!over || (sets->cnt[k] <= ways && pl->need_mshr <= mshrs)) { pl->bypass[i] = 0; continue; }
+        if (sets->cnt[k] <= ways && pl->need_mshr <= mshrs) continue;
+        pl->bypass[i] = 1;
         sets->cnt[k]--;
         pl->need_mshr--;
         if (pl->victim_flits[i]) { pl->packets--; pl->flits -= pl->victim_flits[i]; }
@@ -815,7 +818,7 @@ static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
         if (pl->load) {
             CacheProbe pr = cache_probe(P->l1, L->addr);
             pl->present[i] = (uint8_t)pr.present;
-            pl->bypass[i] = 0;
+            pl->bypass[i] = pl->fresh[i] = 0;
             uint32_t miss = L->mask & ~pr.valid;
             if (!miss) continue;
             pl->need_rec = 1;
@@ -834,7 +837,7 @@ static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
             sets.cnt[k] += 1;
             pl->line_set[i] = (uint8_t)k;
             pl->victim_flits[i] = (uint16_t)vf;
-            pl->bypass[i] = !pr.present;       /* a candidate for bypass_excess */
+            pl->fresh[i] = !pr.present;
             continue;
         }
         int forward = 1;   /* write-through without allocation: always */
