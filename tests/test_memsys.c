@@ -655,6 +655,16 @@ static void write_back_l1(void **state)
     memsys_destroy(s->m);
 }
 
+/* A crossbar for the hand-worked cases: 32-byte flits, lookahead 1. */
+static Icnt *hand_icnt(int nsrc, int ndst, int queue_flits, int latency, int src_slots, int dst_slots)
+{
+    IcntParams p = { .nsrc = nsrc, .ndst = ndst, .flit_bytes = 32, .queue_flits = queue_flits, .latency = latency,
+                     .src_slots = src_slots, .dst_slots = dst_slots, .lookahead = 1 };
+    Icnt *n = icnt_create(&p);
+    assert_non_null(n);
+    return n;
+}
+
 /* Crossbar back-pressure: a v4 store (16 bytes per lane, 512 bytes, 4
  * lines of 4 flits) fills the SM's 8-flit port beyond its depth, which an
  * empty port accepts.  The port sends one flit per cycle from cycle 1, so
@@ -669,10 +679,7 @@ static void write_back_l1(void **state)
 static void icnt_visits_busy_ports(void **state)
 {
     (void)state;
-    IcntParams p = { .nsrc = 132, .ndst = 100, .flit_bytes = 32, .queue_flits = 8, .latency = 3,
-                     .src_slots = 8, .dst_slots = 8, .lookahead = 1 };
-    Icnt *n = icnt_create(&p);
-    assert_non_null(n);
+    Icnt *n = hand_icnt(132, 100, 8, 3, 8, 8);
     assert_int_equal(icnt_next_dst(n, 0), -1);
     assert_int_equal(icnt_next_event(n, 0), UINT64_MAX);
     IcntPacket a = { .ready = 0, .src = 130, .dst = 70, .flits = 1 }, b = { .ready = 0, .src = 5, .dst = 2, .flits = 1 };
@@ -712,10 +719,7 @@ static void icnt_visits_busy_ports(void **state)
 static void icnt_rings_hold_their_room(void **state)
 {
     (void)state;
-    IcntParams p = { .nsrc = 1, .ndst = 1, .flit_bytes = 32, .queue_flits = 5, .latency = 2,
-                     .src_slots = 5, .dst_slots = 6, .lookahead = 1 };
-    Icnt *n = icnt_create(&p);
-    assert_non_null(n);
+    Icnt *n = hand_icnt(1, 1, 5, 2, 5, 6);
     uint64_t t = 0, pushed = 0, popped = 0;
     for (int round = 0; round < 3; round++) {
         for (int fill = 0; fill < 2; fill++) {
@@ -759,10 +763,7 @@ static void icnt_rings_hold_their_room(void **state)
 static void icnt_deferred_pop(void **state)
 {
     (void)state;
-    IcntParams p = { .nsrc = 1, .ndst = 2, .flit_bytes = 32, .queue_flits = 8, .latency = 1,
-                     .src_slots = 8, .dst_slots = 8, .lookahead = 1 };
-    Icnt *n = icnt_create(&p);
-    assert_non_null(n);
+    Icnt *n = hand_icnt(1, 2, 8, 1, 8, 8);
     IcntPacket a = { .addr = 7, .ready = 0, .src = 0, .dst = 1, .flits = 1 };
     assert_int_equal(icnt_push(n, &a), 0);
     icnt_step(n, 0);
@@ -792,10 +793,7 @@ static void icnt_deferred_pop(void **state)
 static void icnt_src_need_counts(void **state)
 {
     (void)state;
-    IcntParams p = { .nsrc = 1, .ndst = 1, .flit_bytes = 32, .queue_flits = 10, .latency = 1,
-                     .src_slots = 12, .dst_slots = 16, .lookahead = 1 };
-    Icnt *n = icnt_create(&p);
-    assert_non_null(n);
+    Icnt *n = hand_icnt(1, 1, 10, 1, 12, 16);
     const uint16_t fl[] = { 1, 1, 1, 3, 1 };
     for (int i = 0; i < 5; i++) {
         IcntPacket a = { .addr = (uint64_t)i, .ready = 0, .src = 0, .dst = 0, .flits = fl[i] };
@@ -1234,22 +1232,17 @@ static void partition_lanes(void **state)
         memsys_set_lanes(s->m, 6, lanes_backward, &calls);
         assert_int_equal(memsys_lanes(s->m), 6);
         MemAccess a = ld(G), b = ld(G + 128), w = st(G + 4096);
-        uint64_t done = 0;
-        assert_int_equal(memsys_access(s->m, 0, 0, 1, &a, 0, &done), MEM_PENDING);
-        drain(s);
-        assert_int_equal(done_at(s, 1), 356 + (uint64_t)delay);
-        advance(s, 1000);
-        assert_int_equal(memsys_access(s->m, 1, 0, 2, &a, 1000, &done), MEM_PENDING);
-        drain(s);
-        assert_int_equal(done_at(s, 2), 1311);
-        advance(s, 2000);
-        assert_int_equal(memsys_access(s->m, 2, 0, 3, &b, 2000, &done), MEM_PENDING);
-        drain(s);
-        assert_int_equal(done_at(s, 3), 2337 + (uint64_t)delay);
-        advance(s, 3000);
-        assert_int_equal(memsys_access(s->m, 3, 0, 4, &w, 3000, &done), MEM_PENDING);
-        drain(s);
-        assert_int_equal(done_at(s, 4), 3260);
+        /* SM k offers access k + 1 at `at`: done at `done`, plus the delay line's if it reads DRAM */
+        const struct { const MemAccess *acc; uint64_t at, done; int dram; } step[] = {
+            { &a, 0, 356, 1 }, { &a, 1000, 1311, 0 }, { &b, 2000, 2337, 1 }, { &w, 3000, 3260, 0 },
+        };
+        for (int k = 0; k < 4; k++) {
+            uint64_t done = 0;
+            advance(s, step[k].at);
+            assert_int_equal(memsys_access(s->m, k, 0, (uint32_t)(k + 1), step[k].acc, step[k].at, &done), MEM_PENDING);
+            drain(s);
+            assert_int_equal(done_at(s, (uint32_t)(k + 1)), step[k].done + (step[k].dram ? (uint64_t)delay : 0));
+        }
         memsys_destroy(s->m);
     }
     assert_true(calls > 0);
