@@ -25,6 +25,7 @@
 #include "sim/front/run.h"
 #include "sim/mem/memsys.h"
 #include "sim/timing/gpu.h"
+#include "sim/timing/sm.h"
 #include "tests/kernel_text.h"
 #include "tests/list_dir.h"
 
@@ -61,12 +62,13 @@ static Program *assemble(const char *path)
     return p;
 }
 
-/* One timing run at `threads`: what a user sees of it. */
-static Outcome run_at(const Program *p, const Config *c, const char *cfg_path, int threads)
+/* One timing run at `threads`: what a user sees of it (and where the
+ * host time went, if times). */
+static Outcome run_timed(const Program *p, const Config *c, const char *cfg_path, int threads, GpuHostTimes *times)
 {
     Outcome o = { 0 };
     DiagList dl = { 0 };
-    RunOptions ro = { .threads = threads };
+    RunOptions ro = { .threads = threads, .host_times = times };
     Run r;
     o.rc = run_program(&r, p, c, cfg_path, &ro, &dl);
     if (o.rc == RUN_BAD_INPUT) diag_print(&dl, stderr);
@@ -81,6 +83,11 @@ static Outcome run_at(const Program *p, const Config *c, const char *cfg_path, i
     memset(&r.mem, 0, sizeof r.mem);
     run_free(&r);
     return o;
+}
+
+static Outcome run_at(const Program *p, const Config *c, const char *cfg_path, int threads)
+{
+    return run_timed(p, c, cfg_path, threads, NULL);
 }
 
 static void outcome_free(Outcome *o)
@@ -101,17 +108,23 @@ static int same_memory(const Memory *a, const Memory *b)
 }
 
 /* The file at 1, 2 and 3 threads: identical reports, printf and memory.
- * Returns the one-thread outcome's rc. */
+ * The most threads also run with the host prefetching on (gpu_test_prefetch),
+ * the others with it off; one thread as the launch decides.  Returns the
+ * one-thread outcome's rc. */
 static int check_file(const char *kernel, const Config *c, const char *cfg_path)
 {
     Program *p = assemble(kernel);
     assert_non_null(p);
     Outcome one = run_at(p, c, cfg_path, 1);
     for (int n = 2; n <= max_threads; n++) {
+        gpu_test_prefetch(n == max_threads);
         Outcome o = run_at(p, c, cfg_path, n);
+        gpu_test_prefetch(-1);
         int same = o.rc == one.rc && !strcmp(o.json, one.json) && !strcmp(o.printf_text, one.printf_text) &&
                    same_memory(&o.mem, &one.mem);
-        if (!same) print_error("%s on %s: %d threads differ from 1 (exit %d vs %d)\n", kernel, cfg_path, n, o.rc, one.rc);
+        if (!same)
+            print_error("%s on %s: %d threads (prefetch %s) differ from 1 (exit %d vs %d)\n", kernel, cfg_path, n,
+                        n == max_threads ? "on" : "off", o.rc, one.rc);
         assert_true(same);
         outcome_free(&o);
     }
@@ -370,6 +383,73 @@ static void vecadd_same_at(const char *cfg, int threads)
     program_free(p);
 }
 
+/* The host prefetching (sm.h: sm_prefetch) pays where the resident warps'
+ * state outgrows the host's caches, SM_PREFETCH_BYTES (8 MiB): the
+ * resident blocks (blocks per SM x SMs, at most the grid) x warps x (the
+ * register rows, 9 bytes of scoreboard per register, the predicates and
+ * the two warp records, together under 1.5 KiB here).  Worked by hand
+ * with 8-warp blocks, 2 per SM, 132 SMs: 2112 warps. */
+static void test_prefetch_pays(void **state)
+{
+    (void)state;
+    Entry e;
+    memset(&e, 0, sizeof e);
+    e.nregs = 4;
+    e.npreds = 1;
+    uint32_t row_off[5] = { 0, 1024, 2048, 3072, 4096 };   /* 4 KiB of rows a warp */
+    Kernel k;
+    memset(&k, 0, sizeof k);
+    k.entry = &e;
+    k.row_off = row_off;
+    k.nctas = 1000;
+    Timing t;
+    memset(&t, 0, sizeof t);
+    t.k = &k;
+    t.occ.blocks = 2;
+    t.occ.warps_per_block = 8;
+    assert_true(sizeof(SmWarp) + sizeof(Warp) + 4 * 9 + 9 + sizeof(LaneMask) < 1536);
+    assert_int_equal(sm_prefetch_pays(&t, 132), 1);   /* 2112 x (4 KiB + < 1.5 KiB) >= 8.25 MiB: over */
+    row_off[4] = 2048;                                 /* 2112 x < 3.5 KiB < 7.3 MiB */
+    assert_int_equal(sm_prefetch_pays(&t, 132), 0);
+    row_off[4] = 4096;
+    assert_int_equal(sm_prefetch_pays(&t, 15), 0);    /* fermi's 15 SMs: 240 warps, under 1.3 MiB */
+    k.nctas = 100;                                     /* a grid of 100 blocks: 800 warps, < 4.3 MiB */
+    assert_int_equal(sm_prefetch_pays(&t, 132), 0);
+}
+
+/* Prefetching on or off, the same run: nvcc's naive_mm at 128³ on
+ * hopper.ini (64 blocks of 8 warps, 62 registers of 32 bits and 34 of 64:
+ * 16.3 KiB of rows a warp, about 9 MiB in all) turns it on by itself,
+ * fermi.ini's tiled_mm does not. */
+static void test_prefetch_changes_nothing(void **state)
+{
+    (void)state;
+    struct { const char *cfg, *kernel; int pays; } cases[] = {
+        { "configs/hopper.ini", "tests/validation/nvcc/naive_mm.s", 1 },
+        { "configs/fermi.ini", "kernels/tiled_mm.s", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Config c;
+        assert_int_equal(load_config(&c, cases[i].cfg), 0);
+        Program *p = assemble(cases[i].kernel);
+        assert_non_null(p);
+        GpuHostTimes ta = { 0 }, tb = { 0 };
+        Outcome a = run_timed(p, &c, cases[i].cfg, 1, &ta);
+        gpu_test_prefetch(!cases[i].pays);
+        Outcome b = run_timed(p, &c, cases[i].cfg, 1, &tb);
+        gpu_test_prefetch(-1);
+        assert_int_equal(ta.prefetch, cases[i].pays);
+        assert_int_equal(tb.prefetch, !cases[i].pays);
+        assert_int_equal(a.rc, RUN_OK);
+        assert_int_equal(b.rc, a.rc);
+        assert_string_equal(b.json, a.json);
+        assert_true(same_memory(&b.mem, &a.mem));
+        outcome_free(&a);
+        outcome_free(&b);
+        program_free(p);
+    }
+}
+
 /* More lanes than the claim word holds (gpu.c: CLAIM_TASKS): each lane's
  * task runs on its own thread, as before the claiming; 40 lanes of
  * hopper.ini's 132 SMs give the one-thread result. */
@@ -457,6 +537,8 @@ int main(void)
     tests[n++] = (struct CMUnitTest){ "lane_count", test_lane_count, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "caller_takes_every_task", test_caller_takes_every_task, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "lanes_past_the_claim_word", test_lanes_past_the_claim_word, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "prefetch_pays", test_prefetch_pays, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "prefetch_changes_nothing", test_prefetch_changes_nothing, NULL, NULL, NULL };
     int rc = _cmocka_run_group_tests("threads", tests, (size_t)n, NULL, NULL);
     for (int i = 0; i < nkernels; i++) free(kernels[i]);
     for (int i = 0; i < nconfigs; i++) free(configs[i]);

@@ -102,6 +102,7 @@ struct Pool {
      * no block has left it since), so the dispatcher passes over full SMs
      * without a look; written between SM phases only. */
     uint64_t *room;
+    int prefetch;            /* sm_prefetch_pays: look ahead at the next SMs' warps */
     /* What a phase is: the SMs' (0), or the memory side's partition lanes
      * (1: mem_fn(mem_arg, i) for lanes i < mem_n; memsys_set_lanes) */
     int phase;
@@ -174,6 +175,19 @@ static void wake_sleepers(Pool *pl)
 static int go_ready(Pool *pl, uint64_t old) { return atomic_load(&pl->go) != old; }
 static int done_ready(Pool *pl, uint64_t n) { return atomic_load(&pl->done) == (int)n; }
 
+/* Before SM i's cycle (Pool.prefetch): the next due SM's warps'
+ * scoreboards and registers, and the one after's warp records, on their
+ * way into the host caches (sm_prefetch). */
+static void prefetch_ahead(const Lane *ln, int i, const uint64_t *due, const Timing *t)
+{
+    int j = i + 1;
+    while (j < ln->hi && due[j] > t->now) j++;
+    if (j >= ln->hi) return;
+    sm_prefetch(&ln->sms[j], t, 1);
+    for (j++; j < ln->hi && due[j] > t->now; j++) {}
+    if (j < ln->hi) sm_prefetch(&ln->sms[j], t, 0);
+}
+
 /* A lane's SM phase: the memory side's answers to its SMs, then sm_cycle
  * for each of its SMs due this cycle. */
 static void run_lane(Lane *ln)
@@ -200,6 +214,7 @@ static void run_lane(Lane *ln)
             continue;
         }
         Sm *sm = &ln->sms[i];
+        if (ln->pool->prefetch) prefetch_ahead(ln, i, due, t);
         uint64_t before = sm->next_wake;
         uint64_t w = sm_cycle(sm, t);
         if (t->faulted) { ln->faulted = 1; break; }
@@ -260,6 +275,10 @@ static void take_tasks(Pool *pl, uint64_t gen, int home)
 static _Atomic int idle_workers;   /* gpu_test_idle_workers */
 
 void gpu_test_idle_workers(int on) { atomic_store(&idle_workers, on); }
+
+static _Atomic int prefetch_mode = -1;   /* gpu_test_prefetch */
+
+void gpu_test_prefetch(int mode) { atomic_store(&prefetch_mode, mode); }
 
 static void *lane_main(void *arg)
 {
@@ -387,6 +406,8 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
         pl->due[s] = pl->busy[s] ? sms[s].next_wake : UINT64_MAX;
     }
     pl->n = n;
+    int mode = atomic_load(&prefetch_mode);
+    pl->prefetch = mode < 0 ? sm_prefetch_pays(t, nsms) : mode > 0;
     for (int i = 0; i < n; i++) {
         Lane *ln = &pl->lane[i];
         ln->pool = pl;
@@ -555,6 +576,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     if (times && nlanes > times->lanes) times->lanes = nlanes;
     Pool pool = { 0 };
     if (rc == 0 && pool_start(&pool, nlanes, sms, nsms, &t, ms, plain)) rc = -1;
+    if (times && pool.prefetch) times->prefetch = 1;
 
     uint64_t start = *nowp, first = t.now, next_block = 0;
     int rr = 0;   /* the SM the dispatcher tries first */

@@ -45,6 +45,7 @@ typedef struct GpuHostTimes {
     double other;            /* the rest of the loop: next event, watchdog */
     uint64_t visits;         /* cycles the loop visited */
     int lanes;               /* the most host threads a launch ran on */
+    int prefetch;            /* a launch looked ahead at its SMs' warps (sm_prefetch_pays) */
 } GpuHostTimes;
 
 /* How the host runs a launch: threads to spread the SMs over (capped at
@@ -77,5 +78,9 @@ int gpu_threads_share(int requested, int jobs, int cores);
 /* For tests: with on set, the worker threads of the launches that follow
  * take no task, so the calling thread takes every lane's (test_threads). */
 void gpu_test_idle_workers(int on);
+/* For tests: the host prefetching of the launches that follow (sm.h:
+ * sm_prefetch): -1 where sm_prefetch_pays (the default), 0 never, 1 always.
+ * It changes no result (test_threads). */
+void gpu_test_prefetch(int mode);
 
 #endif

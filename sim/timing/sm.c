@@ -290,6 +290,7 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
         memset(sw, 0, sizeof *sw);
         if (scoreboard_init(&sw->sb, e->nregs + e->npreds)) return -1;
         sw->w = &sc->cta.warps[i];
+        sw->rb = sw->w->rb;
         sw->cta = ci;
         sw->sched = slot % sm->nsched;
         sw->age = sm->next_age++;
@@ -1049,6 +1050,60 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     }
     sm->next_wake = next;
     return next;
+}
+
+/* ---- host prefetching --------------------------------------------------------------- */
+/* Measured (docs/performance.md, ninth session): hopper.ini tiled_mm and
+ * naive_mm 256³ (36 MB and more of warp state) 5-7% faster, fermi.ini
+ * tiled_mm 256³ (1.4 MB) 10% slower: there everything is in cache already
+ * and the look-ahead only costs instructions. */
+#define SM_PREFETCH_BYTES (8u << 20)
+#define SM_PREFETCH_WARPS 8          /* due warps looked ahead at per SM */
+
+int sm_prefetch_pays(const Timing *t, int nsms)
+{
+    const Kernel *k = t->k;
+    const Entry *e = k->entry;
+    const Occupancy *o = &t->occ;
+    uint64_t blocks = (uint64_t)o->blocks * (uint64_t)(nsms > 0 ? nsms : 0);
+    if (blocks > k->nctas) blocks = k->nctas;
+    uint64_t per_warp = (uint64_t)k->row_off[e->nregs] + (uint64_t)(e->nregs + e->npreds) * 9u +
+                        (uint64_t)e->npreds * sizeof(LaneMask) + sizeof(SmWarp) + sizeof(Warp);
+    return blocks * (uint64_t)o->warps_per_block * per_warp > SM_PREFETCH_BYTES;
+}
+
+/* The warps due at now without moving the wheel: due, and the bucket of
+ * now if the wheel has not reached it (a hint: buckets further back are
+ * left out). */
+static uint64_t due_peek(const Sm *sm, int wi, uint64_t now)
+{
+    uint64_t d = sm->due[wi];
+    if (now > sm->wheel_now && now - sm->wheel_now < SM_WHEEL) d |= sm->wheel[(now % SM_WHEEL) * (uint64_t)sm->nwords + (uint64_t)wi];
+    return d;
+}
+
+void sm_prefetch(const Sm *sm, const Timing *t, int deep)
+{
+    if (!sm->blocks_used || t->now < sm->next_wake) return;
+    const Kernel *k = t->k;
+    int n = 0;
+    for (int wi = 0; wi < sm->nwords && n < SM_PREFETCH_WARPS; wi++)
+        for (uint64_t b = due_peek(sm, wi, t->now); b && n < SM_PREFETCH_WARPS; b &= b - 1, n++) {
+            const SmWarp *sw = &sm->slots[wi * 64 + __builtin_ctzll(b)];
+            if (!deep) { __builtin_prefetch(sw); continue; }
+            if (!sw->resident || sw->pc >= (uint32_t)k->entry->ncode) continue;
+            __builtin_prefetch(sw->w);
+            __builtin_prefetch((const char *)sw->w + 64);
+            const Deps *d = &t->deps[sw->pc];
+            for (int i = 0; i < d->nread + d->nwrite; i++) {
+                int r = d->reg[i];
+                __builtin_prefetch(&sw->sb.ready[r]);
+                if (r >= k->entry->nregs) continue;   /* a predicate */
+                const uint8_t *row = sw->rb + k->row_off[r];
+                int bytes = (k->row_wide[r] ? 8 : 4) * k->warp_size;
+                for (int off = 0; off < bytes; off += 64) __builtin_prefetch(row + off);
+            }
+        }
 }
 
 void sm_wake_now(Sm *sm, uint64_t now)

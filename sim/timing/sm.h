@@ -62,6 +62,7 @@ typedef struct SmWarp {
     uint64_t dispatched;     /* cycle it became resident */
     int resident;
     int slot;                /* its index in Sm.slots */
+    const uint8_t *rb;       /* its value registers (Warp.rb), for sm_prefetch */
 } SmWarp;
 _Static_assert(offsetof(SmWarp, started) < 64, "a look's fields share the record's first cache line");
 
@@ -187,6 +188,15 @@ void sm_flush(Sm *sm, Timing *t);
 void sm_wake(Sm *sm, int slot, uint64_t when);
 /* Look at the SM again from cycle now (a refused access may go through). */
 void sm_wake_now(Sm *sm, uint64_t now);
+/* Host prefetching (no effect on the simulation).  On a launch whose
+ * resident warps' state is larger than the host's caches (sm_prefetch_pays:
+ * hopper.ini's 132 SMs of nvcc kernels), most loads of a warp's record,
+ * scoreboard and registers miss all of them: the engine asks for the next
+ * SMs' first (gpu.c).  sm_prefetch(sm, t, 0) fetches the records of the
+ * warps due on sm now; deep = 1 their scoreboard entries and register rows
+ * for the instruction at their pc, and the functional warp. */
+int sm_prefetch_pays(const Timing *t, int nsms);
+void sm_prefetch(const Sm *sm, const Timing *t, int deep);
 /* The hierarchy answered access `tag` (the pc of the load) of warp `slot`
  * at cycle `when`: its destination registers are ready. */
 void sm_mem_complete(Sm *sm, Timing *t, int slot, uint32_t tag, uint64_t when);
