@@ -107,6 +107,17 @@ static int same_memory(const Memory *a, const Memory *b)
     return 1;
 }
 
+/* b is a: exit status, report, printf output and memory; frees both. */
+static void assert_same_outcome(Outcome *a, Outcome *b)
+{
+    assert_int_equal(b->rc, a->rc);
+    assert_string_equal(b->json, a->json);
+    assert_string_equal(b->printf_text, a->printf_text);
+    assert_true(same_memory(&b->mem, &a->mem));
+    outcome_free(a);
+    outcome_free(b);
+}
+
 /* The file at 1, 2 and 3 threads: identical reports, printf and memory.
  * The most threads also run with the host prefetching on (gpu_test_prefetch),
  * the others with it off; one thread as the launch decides.  Returns the
@@ -376,10 +387,7 @@ static void vecadd_same_at(const char *cfg, int threads)
     assert_non_null(p);
     Outcome one = run_at(p, &c, cfg, 1), many = run_at(p, &c, cfg, threads);
     assert_int_equal(many.rc, RUN_OK);
-    assert_string_equal(one.json, many.json);
-    assert_true(same_memory(&one.mem, &many.mem));
-    outcome_free(&one);
-    outcome_free(&many);
+    assert_same_outcome(&one, &many);
     program_free(p);
 }
 
@@ -441,11 +449,7 @@ static void test_prefetch_changes_nothing(void **state)
         assert_int_equal(ta.prefetch, cases[i].pays);
         assert_int_equal(tb.prefetch, !cases[i].pays);
         assert_int_equal(a.rc, RUN_OK);
-        assert_int_equal(b.rc, a.rc);
-        assert_string_equal(b.json, a.json);
-        assert_true(same_memory(&b.mem, &a.mem));
-        outcome_free(&a);
-        outcome_free(&b);
+        assert_same_outcome(&a, &b);
         program_free(p);
     }
 }
@@ -488,12 +492,7 @@ static void test_caller_takes_every_task(void **state)
         Outcome three = run_at(p, &c, cfg, 3);
         gpu_test_idle_workers(0);
         alarm(0);
-        assert_int_equal(three.rc, one.rc);
-        assert_string_equal(three.json, one.json);
-        assert_string_equal(three.printf_text, one.printf_text);
-        assert_true(same_memory(&three.mem, &one.mem));
-        outcome_free(&one);
-        outcome_free(&three);
+        assert_same_outcome(&one, &three);
         program_free(p);
     }
 }
