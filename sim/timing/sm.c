@@ -1053,10 +1053,11 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
 }
 
 /* ---- host prefetching --------------------------------------------------------------- */
-/* Measured (docs/performance.md, ninth session): hopper.ini tiled_mm and
- * naive_mm 256³ (36 MB and more of warp state) 5-7% faster, fermi.ini
- * tiled_mm 256³ (1.4 MB) 10% slower: there everything is in cache already
- * and the look-ahead only costs instructions. */
+/* Measured (docs/performance.md, ninth session; medians of 15 interleaved
+ * runs): hopper.ini nvcc tiled_mm and naive_mm 256³ (tens of MB of warp
+ * state) 7% and 9% faster; fermi.ini tiled_mm 256³ (1.4 MB) 10% slower
+ * with it always on: there everything is in cache already and the
+ * look-ahead only costs instructions. */
 #define SM_PREFETCH_BYTES (8u << 20)
 #define SM_PREFETCH_WARPS 8          /* due warps looked ahead at per SM */
 
