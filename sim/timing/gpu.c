@@ -197,6 +197,7 @@ static void run_lane(Lane *ln)
     int busy = 0;
     ln->faulted = 0;
     uint64_t *due = ln->pool->due;
+    const int prefetch = ln->pool->prefetch;
     for (int i = 0; i < ln->ninbox; i++) {
         const MemDone *d = &ln->inbox[i];
         sm_mem_complete(&ln->sms[d->sm], t, d->slot, d->tag, t->now);
@@ -214,7 +215,7 @@ static void run_lane(Lane *ln)
             continue;
         }
         Sm *sm = &ln->sms[i];
-        if (ln->pool->prefetch) prefetch_ahead(ln, i, due, t);
+        if (prefetch) prefetch_ahead(ln, i, due, t);
         uint64_t before = sm->next_wake;
         uint64_t w = sm_cycle(sm, t);
         if (t->faulted) { ln->faulted = 1; break; }

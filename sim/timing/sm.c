@@ -128,7 +128,7 @@ static void set_fetchable(Sm *sm, int slot, int on)
  * Every write of a warp's wake cycle goes through wake_set, which moves the
  * warp between due, its wheel bucket and far.  The SM asks wheel_advance for
  * the warps whose cycle has come and wheel_next for the earliest wake. */
-static uint64_t *bucket(Sm *sm, uint64_t cycle) { return &sm->wheel[(cycle % SM_WHEEL) * (uint64_t)sm->nwords]; }
+static uint64_t *bucket(const Sm *sm, uint64_t cycle) { return &sm->wheel[(cycle % SM_WHEEL) * (uint64_t)sm->nwords]; }
 
 static int set_empty(const uint64_t *set, int nwords)
 {
@@ -1079,7 +1079,7 @@ int sm_prefetch_pays(const Timing *t, int nsms)
 static uint64_t due_peek(const Sm *sm, int wi, uint64_t now)
 {
     uint64_t d = sm->due[wi];
-    if (now > sm->wheel_now && now - sm->wheel_now < SM_WHEEL) d |= sm->wheel[(now % SM_WHEEL) * (uint64_t)sm->nwords + (uint64_t)wi];
+    if (now > sm->wheel_now && now - sm->wheel_now < SM_WHEEL) d |= bucket(sm, now)[wi];
     return d;
 }
 
