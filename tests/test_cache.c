@@ -36,6 +36,96 @@ static CacheOutcome rd(CacheUnit *c, uint64_t addr, uint32_t want)
     return o;
 }
 
+/* A fixed run of reads (some left pending, some merged), fills, writes
+ * and touches over 24 lines, line address 0 among them (its stored tag
+ * is never the empty marker): every outcome, the victims and the final
+ * counters, in one log that two units doing the same must match. */
+enum { SCRIPT_LOG = 24 * 6 + 16 };
+static void script(CacheUnit *c, uint64_t *log)
+{
+    int n = 0;
+    CacheResult r;
+    CacheWaiter w[8];
+    for (int i = 0; i < 24; i++) {
+        uint64_t addr = (uint64_t)(i * 7 % 24) * 0x80;
+        CacheOutcome o = cache_read(c, addr, 1u << (i % 4), (uint32_t)i, &r);
+        log[n++] = (uint64_t)o;
+        log[n++] = r.evicted ? r.victim_addr : 0xdead;
+        if (o == CACHE_MISS && i % 3) log[n++] = (uint64_t)cache_fill(c, addr, r.fetch, w);
+        else log[n++] = 0xf111;
+        o = cache_write(c, addr + 0x40, 0x4, &r);
+        log[n++] = (uint64_t)o | (uint64_t)r.hit << 8 | (uint64_t)r.miss << 16;
+        log[n++] = (uint64_t)cache_touch(c, addr ^ 0x800);
+        CacheProbe p = cache_probe(c, addr);
+        log[n++] = (uint64_t)p.present | (uint64_t)p.valid << 1 | (uint64_t)p.pending << 8 | (uint64_t)p.dirty << 16 |
+                   (uint64_t)p.has_mshr << 24;
+    }
+    const CacheStats *st = cache_stats(c);
+    const uint64_t v[] = { st->reads, st->writes, st->read_sector_hits, st->read_sector_misses, st->write_sector_hits,
+                           st->write_sector_misses, st->mshr_allocs, st->mshr_merges, st->fills, st->evictions,
+                           st->dirty_evictions, st->fail_mshr, st->fail_merge, st->fail_reserved,
+                           (uint64_t)cache_mshrs_free(c), (uint64_t)cache_flush(c, NULL, NULL) };
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) log[n++] = v[k];
+    assert_int_equal(n, SCRIPT_LOG);
+}
+
+/* cache_reset: a unit made with room for 64 lines, emptied and given a
+ * new geometry in place, unused (a launch's carve-out) or after use (the
+ * next launch's), does what a unit made with that geometry does, counters
+ * from zero; a geometry it has no room for, or other line, sector or MSHR
+ * sizes, are refused and leave it as it was. */
+static void reset_as_created(void **state)
+{
+    (void)state;
+    CacheConfig small = { .sets = 2, .ways = 2, .line_bytes = 128, .sector_bytes = 32, .write_back = 1,
+                          .alloc_on_write = 1, .mshrs = 4, .max_merge = 2 };
+    CacheConfig big = small;
+    big.sets = 4;
+    big.ways = 16;                      /* 64 lines: the room */
+    big.write_back = 0;
+    big.set_hash = 1;
+    uint64_t want[SCRIPT_LOG], got[SCRIPT_LOG];
+    CacheUnit *c = cache_create(&big);
+    assert_non_null(c);
+    script(c, want);
+    assert_int_equal(want[0], CACHE_MISS);                  /* line 0 missed, then... */
+    assert_int_equal(want[5] & 1, 1);                       /* ...is present */
+    cache_destroy(c);
+
+    c = cache_create_room(&small, 64);
+    assert_non_null(c);
+    assert_int_equal(cache_reset(c, &big), 0);              /* unused */
+    script(c, got);
+    assert_memory_equal(got, want, sizeof want);
+    assert_int_equal(cache_reset(c, &small), 0);            /* used: emptied */
+    assert_int_equal(cache_pristine(c), 1);
+    assert_int_equal(cache_stats(c)->reads, 0);
+    assert_int_equal(cache_mshrs_free(c), 4);
+    assert_int_equal(cache_probe(c, 0).present, 0);
+    rd(c, A, FULL);
+    assert_int_equal(cache_reset(c, &big), 0);
+    script(c, got);
+    assert_memory_equal(got, want, sizeof want);
+
+    CacheConfig bad = big;
+    bad.ways = 32;                                          /* 128 lines: no room */
+    assert_int_equal(cache_reset(c, &bad), -1);
+    bad = big;
+    bad.mshrs = 8;
+    assert_int_equal(cache_reset(c, &bad), -1);
+    bad = big;
+    bad.line_bytes = 64;
+    assert_int_equal(cache_reset(c, &bad), -1);
+    assert_int_equal(cache_pristine(c), 0);                 /* refused: as it was */
+    assert_int_equal(cache_config(c)->sets, 4);
+    assert_int_equal(cache_probe(c, 0).present, 1);
+    cache_destroy(c);
+    c = cache_create(&small);                               /* no room asked: its own lines */
+    assert_non_null(c);
+    assert_int_equal(cache_reset(c, &big), -1);
+    cache_destroy(c);
+}
+
 static void geometry_and_masks(void **state)
 {
     (void)state;
@@ -393,6 +483,7 @@ int main(void)
         cmocka_unit_test(mshrs_full_retry),
         cmocka_unit_test(touch_and_flush),
         cmocka_unit_test(pristine_until_used),
+        cmocka_unit_test(reset_as_created),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -879,6 +879,47 @@ static void retry_icnt_full(void **state)
     memsys_destroy(s->m);
 }
 
+/* Records, one per warp access in flight: 16 per resident warp
+ * (RECS_PER_WARP), so with sm.max_warps = 1 an SM holds 16 accesses.  On
+ * fermi.ini 16 loads of different lines from SM 0 are taken (each an L1
+ * miss; a DRAM read is hundreds of cycles away); 20 cycles later, the
+ * crossbar port drained and the tag stage free, a 17th is refused for
+ * want of a record, while SM 1, whose records are its own, is taken.
+ * Once everything is back, SM 0 holds none and takes the 17th.  (Records
+ * come from a free list, then the never used ones in index order.) */
+static void records_run_out(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    set(&c, "sm.max_warps=1");
+    Sim *s = sim_new(&c);
+    uint64_t done;
+    MemSmCounters k;
+    for (uint32_t i = 0; i < 16; i++) {
+        MemAccess a = ld(G + 128 * (uint64_t)i);
+        assert_int_equal(issue(s, 0, 0, i, &a, 0, &done), MEM_PENDING);
+        memsys_sm_counters(s->m, 0, &k);
+        assert_int_equal(k.in_flight, (int)i + 1);
+    }
+    advance(s, s->now + 20);
+    MemAccess a = ld(G + 128 * 16), b = ld(G + 128 * 40);
+    assert_int_equal(memsys_stats(s->m)->retry_records, 0);
+    assert_int_equal(memsys_access_ex(s->m, 0, 0, 16, &a, 0, s->now, &done), MEM_RETRY);
+    assert_int_equal(memsys_stats(s->m)->retry_records, 1);
+    assert_int_equal(memsys_access_ex(s->m, 1, 0, 17, &b, 0, s->now, &done), MEM_PENDING);
+    memsys_sm_counters(s->m, 1, &k);
+    assert_int_equal(k.in_flight, 1);
+    drain(s);
+    memsys_sm_counters(s->m, 0, &k);
+    assert_int_equal(k.in_flight, 0);
+    assert_int_equal(issue(s, 0, 0, 16, &a, 0, &done), MEM_PENDING);
+    memsys_sm_counters(s->m, 0, &k);
+    assert_int_equal(k.in_flight, 1);
+    drain(s);
+    assert_int_equal(s->n, 18);              /* every access completed once */
+    memsys_destroy(s->m);
+}
+
 /* The SM side's way of offering a refused access (sm.c): after a refusal
  * it asks memsys_retry_sleep whether to sleep, and offers again when
  * memsys_woken names it (checked each cycle after memsys_tick, as gpu.c's
@@ -1316,6 +1357,7 @@ int main(void)
         cmocka_unit_test(loads_past_a_full_l1),
         cmocka_unit_test(retry_with_held_lines),
         cmocka_unit_test(retry_icnt_full),
+        cmocka_unit_test(records_run_out),
         cmocka_unit_test(retry_wakes_when_room_or_l1),
         cmocka_unit_test(icnt_visits_busy_ports),
         cmocka_unit_test(icnt_rings_hold_their_room),

@@ -5,9 +5,16 @@
  * from its install to its eviction.  Each set counts its reserved ways.
  * MSHRs sit on a free list; a line points to its MSHR and the MSHR back to
  * the line, so finding the MSHR of a line costs the tag lookup.
+ *
+ * Zero means empty in both arrays (a tag is kept complemented, a line's
+ * MSHR as its index plus one), so they come from zalloc untouched: the
+ * host maps a page only when a line of it is first used.  hopper.ini
+ * builds 132 L1s again for each launch's carve-out and 80 L2 slices of
+ * 5,120 lines, most of which a small kernel never reaches.
  */
 #include "sim/mem/cache.h"
 #include "sim/base/lanes.h"
+#include "sim/base/zalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +22,7 @@
 typedef struct Line {
     uint64_t lru;              /* stamp of the last access: smallest is least recent */
     uint32_t valid, dirty, pending;
-    int32_t mshr;              /* -1: none */
+    int32_t mshr1;             /* index of its MSHR plus one; 0: none */
 } Line;
 
 typedef struct Mshr {
@@ -26,11 +33,12 @@ typedef struct Mshr {
 
 struct CacheUnit {
     CacheConfig cfg;
+    int room;                  /* lines the arrays hold (cache_reshape) */
     int line_shift, sector_shift, nsectors;
     int set_bits;              /* log2(sets): the width of one fold of set_hash */
     uint32_t full;             /* all sectors of a line */
     Line *lines;
-    uint64_t *tags;            /* line address per way, NO_TAG if empty: kept apart for fast lookups */
+    uint64_t *tags;            /* per way: key() of its line address, 0 if empty; kept apart for fast lookups */
     int32_t *recent;           /* RECENT slots by line address: where a lookup last found a line (a hint) */
     uint16_t *reserved;        /* per set: ways with sectors pending */
     Mshr *mshr;
@@ -50,9 +58,12 @@ static int log2i(int v)
 }
 
 /* A line is present once installed: lines are only ever replaced, never
- * invalidated, so its tag alone says so (NO_TAG is not line-aligned). */
-#define NO_TAG UINT64_MAX
-static int present(const CacheUnit *c, int i) { return c->tags[i] != NO_TAG; }
+ * invalidated, so its tag alone says so.  A tag is stored as key(line
+ * address), never 0 (a line address is never all ones), so that an empty
+ * way is a zero. */
+static uint64_t key(uint64_t line_addr) { return ~line_addr; }
+static int present(const CacheUnit *c, int i) { return c->tags[i] != 0; }
+static int line_mshr(const Line *l) { return l->mshr1 - 1; }   /* -1: none */
 
 /* Lookups remember where they found a line, by a hash of its address: a
  * warp's next access to a line it just used (a loop over a row, a
@@ -61,52 +72,90 @@ static int present(const CacheUnit *c, int i) { return c->tags[i] != NO_TAG; }
 #define RECENT 64
 static unsigned recent_slot(uint64_t tag) { return (unsigned)((tag * 0x9E3779B97F4A7C15ull) >> 58); }
 
-CacheUnit *cache_create(const CacheConfig *cfg)
+static int geometry_ok(const CacheConfig *cfg)
 {
     int ls = log2i(cfg->line_bytes), ss = log2i(cfg->sector_bytes);
-    if (ls < 0 || ss < 0 || ss > ls || ls - ss > 5 || log2i(cfg->sets) < 0 || cfg->ways < 1 ||
-        cfg->mshrs < 0 || (cfg->mshrs > 0 && cfg->max_merge < 1))
-        return NULL;
+    return ls >= 0 && ss >= 0 && ss <= ls && ls - ss <= 5 && log2i(cfg->sets) >= 0 && cfg->ways >= 1 &&
+           cfg->ways <= UINT16_MAX && (int64_t)cfg->sets * cfg->ways <= INT32_MAX && cfg->mshrs >= 0 &&
+           (cfg->mshrs == 0 || cfg->max_merge >= 1);
+}
+
+static void set_geometry(CacheUnit *c, const CacheConfig *cfg)
+{
+    c->cfg = *cfg;
+    c->line_shift = log2i(cfg->line_bytes);
+    c->set_bits = log2i(cfg->sets);
+    c->sector_shift = log2i(cfg->sector_bytes);
+    c->nsectors = 1 << (c->line_shift - c->sector_shift);
+    c->full = c->nsectors == 32 ? UINT32_MAX : (1u << c->nsectors) - 1u;
+}
+
+static void mshrs_all_free(CacheUnit *c)
+{
+    for (int i = 0; i < c->cfg.mshrs; i++) {
+        c->mshr[i].line = -1;
+        c->mshr[i].nwait = 0;
+        c->mshr[i].next_free = i + 1 < c->cfg.mshrs ? i + 1 : -1;
+    }
+    c->free_mshr = c->cfg.mshrs ? 0 : -1;
+    c->nfree = c->cfg.mshrs;
+}
+
+CacheUnit *cache_create(const CacheConfig *cfg) { return cache_create_room(cfg, 0); }
+
+CacheUnit *cache_create_room(const CacheConfig *cfg, int room_lines)
+{
+    if (!geometry_ok(cfg)) return NULL;
     CacheUnit *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    c->cfg = *cfg;
-    c->line_shift = ls;
-    c->set_bits = log2i(cfg->sets);
-    c->sector_shift = ss;
-    c->nsectors = 1 << (ls - ss);
-    c->full = c->nsectors == 32 ? UINT32_MAX : (1u << c->nsectors) - 1u;
-    size_t nl = (size_t)cfg->sets * (size_t)cfg->ways;
-    c->lines = calloc(nl, sizeof *c->lines);
-    c->tags = malloc(nl * sizeof *c->tags);
+    set_geometry(c, cfg);
+    int nl = cfg->sets * cfg->ways;
+    c->room = room_lines > nl ? room_lines : nl;
+    c->lines = zalloc((size_t)c->room, sizeof *c->lines);
+    c->tags = zalloc((size_t)c->room, sizeof *c->tags);
     c->recent = calloc(RECENT, sizeof *c->recent);
-    c->reserved = calloc((size_t)cfg->sets, sizeof *c->reserved);
+    c->reserved = zalloc((size_t)c->room, sizeof *c->reserved);   /* a set per line at most */
     c->mshr = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1), sizeof *c->mshr);
     /* not cleared: an MSHR's waiters are written before they are read
      * (nwait), and an L1's array is large (hopper.ini: 512 x 64 x 8 bytes
-     * = 256 KiB, made again for each launch's carve-out on 132 SMs) */
+     * = 256 KiB on each of 132 SMs) */
     c->wait = malloc((size_t)(cfg->mshrs ? cfg->mshrs : 1) * (size_t)(cfg->max_merge > 0 ? cfg->max_merge : 1) *
                      sizeof *c->wait);
-    if (!c->lines || !c->tags || !c->recent || !c->reserved || !c->mshr || !c->wait || cfg->ways > UINT16_MAX) { cache_destroy(c); return NULL; }
-    for (size_t i = 0; i < nl; i++) {
-        c->lines[i].mshr = -1;
-        c->tags[i] = NO_TAG;
-    }
-    for (int i = 0; i < cfg->mshrs; i++) {
-        c->mshr[i].line = -1;
-        c->mshr[i].next_free = i + 1 < cfg->mshrs ? i + 1 : -1;
-    }
-    c->free_mshr = cfg->mshrs ? 0 : -1;
-    c->nfree = cfg->mshrs;
+    if (!c->lines || !c->tags || !c->recent || !c->reserved || !c->mshr || !c->wait) { cache_destroy(c); return NULL; }
+    mshrs_all_free(c);
     return c;
+}
+
+int cache_reset(CacheUnit *c, const CacheConfig *cfg)
+{
+    const CacheConfig *o = &c->cfg;
+    if (!geometry_ok(cfg) || (int64_t)cfg->sets * cfg->ways > c->room || cfg->line_bytes != o->line_bytes ||
+        cfg->sector_bytes != o->sector_bytes || cfg->mshrs != o->mshrs || cfg->max_merge != o->max_merge)
+        return -1;
+    /* An unused unit's lines, tags, set counts and MSHRs are still as
+     * cache_create left them; only the lookup hints may have moved. */
+    if (c->used) {
+        size_t nl = (size_t)o->sets * (size_t)o->ways;
+        memset(c->lines, 0, nl * sizeof *c->lines);
+        memset(c->tags, 0, nl * sizeof *c->tags);
+        memset(c->reserved, 0, (size_t)o->sets * sizeof *c->reserved);
+        mshrs_all_free(c);
+        c->stamp = 0;
+        c->used = 0;
+        memset(&c->st, 0, sizeof c->st);
+    }
+    set_geometry(c, cfg);
+    memset(c->recent, 0, RECENT * sizeof *c->recent);
+    return 0;
 }
 
 void cache_destroy(CacheUnit *c)
 {
     if (!c) return;
-    free(c->lines);
-    free(c->tags);
+    zfree(c->lines);
+    zfree(c->tags);
     free(c->recent);
-    free(c->reserved);
+    zfree(c->reserved);
     free(c->mshr);
     free(c->wait);
     free(c);
@@ -149,8 +198,8 @@ static int set_of(const CacheUnit *c, uint64_t addr)
  * SM's lane, the L2 slices to the memory side.) */
 static int find(const CacheUnit *c, uint64_t addr)
 {
-    uint64_t tag = cache_line_addr(c, addr);
-    int32_t *hint = &c->recent[recent_slot(tag)];
+    uint64_t line = cache_line_addr(c, addr), tag = key(line);
+    int32_t *hint = &c->recent[recent_slot(line)];
     if (c->tags[*hint] == tag) return *hint;
     int base = set_of(c, addr) * c->cfg.ways;
     const uint64_t *t = &c->tags[base];
@@ -187,8 +236,8 @@ CacheProbe cache_probe(const CacheUnit *c, uint64_t addr)
         p.valid = l->valid;
         p.pending = l->pending;
         p.dirty = l->dirty;
-        p.has_mshr = l->mshr >= 0;
-        p.merge_free = p.has_mshr && c->mshr[l->mshr].nwait < c->cfg.max_merge;
+        p.has_mshr = l->mshr1 != 0;
+        p.merge_free = p.has_mshr && c->mshr[line_mshr(l)].nwait < c->cfg.max_merge;
     }
     return p;
 }
@@ -208,13 +257,14 @@ static void result_clear(CacheResult *r, CacheOutcome o)
     r->outcome = o;
 }
 
-/* Empty line i (write its dirty sectors back through r) and install tag. */
-static void install(CacheUnit *c, int i, uint64_t tag, CacheResult *r)
+/* Empty line i (write its dirty sectors back through r) and install the
+ * line at line_addr. */
+static void install(CacheUnit *c, int i, uint64_t line_addr, CacheResult *r)
 {
     Line *l = &c->lines[i];
     if (present(c, i)) {
         r->evicted = 1;
-        r->victim_addr = c->tags[i];
+        r->victim_addr = key(c->tags[i]);
         r->victim_dirty = l->dirty;
         c->st.evictions++;
         if (l->dirty) {
@@ -222,9 +272,9 @@ static void install(CacheUnit *c, int i, uint64_t tag, CacheResult *r)
             c->st.dirty_sectors_evicted += (uint64_t)sectors_count(l->dirty);
         }
     }
-    c->tags[i] = tag;
+    c->tags[i] = key(line_addr);
     l->valid = l->dirty = l->pending = 0;
-    l->mshr = -1;
+    l->mshr1 = 0;
     touch(c, l);
 }
 
@@ -235,14 +285,14 @@ static int mshr_alloc(CacheUnit *c, int line)
     c->nfree--;
     c->mshr[m].line = line;
     c->mshr[m].nwait = 0;
-    c->lines[line].mshr = m;
+    c->lines[line].mshr1 = m + 1;
     c->st.mshr_allocs++;
     return m;
 }
 
 static void mshr_free(CacheUnit *c, int m)
 {
-    c->lines[c->mshr[m].line].mshr = -1;
+    c->lines[c->mshr[m].line].mshr1 = 0;
     c->mshr[m].line = -1;
     c->mshr[m].next_free = c->free_mshr;
     c->free_mshr = m;
@@ -276,17 +326,17 @@ CacheOutcome cache_read(CacheUnit *c, uint64_t addr, uint32_t want, uint32_t id,
         uint32_t miss = want & ~l->valid, fetch = miss & ~l->pending;
         if (miss) {
             /* waits on the line's MSHR (a present line with nothing pending has none yet) */
-            if (l->mshr >= 0 && id != CACHE_NO_WAITER && c->mshr[l->mshr].nwait >= c->cfg.max_merge)
+            if (l->mshr1 && id != CACHE_NO_WAITER && c->mshr[line_mshr(l)].nwait >= c->cfg.max_merge)
                 return fail(c, r, CACHE_FAIL_MERGE);
-            if (l->mshr < 0 && c->nfree == 0) return fail(c, r, CACHE_FAIL_MSHR);
+            if (!l->mshr1 && c->nfree == 0) return fail(c, r, CACHE_FAIL_MSHR);
         }
         result_clear(r, miss ? (fetch ? CACHE_MISS : CACHE_HIT_PENDING) : CACHE_HIT);
         r->hit = want & l->valid;
         r->miss = miss;
         r->fetch = fetch;
         if (miss) {
-            r->merged = l->mshr >= 0;
-            int m = r->merged ? l->mshr : mshr_alloc(c, i);
+            r->merged = l->mshr1 != 0;
+            int m = r->merged ? line_mshr(l) : mshr_alloc(c, i);
             if (r->merged) c->st.mshr_merges++;
             if (!l->pending && fetch) c->reserved[i / c->cfg.ways]++;
             l->pending |= fetch;
@@ -366,9 +416,9 @@ int cache_fill(CacheUnit *c, uint64_t addr, uint32_t sectors, CacheWaiter *out)
 {
     c->used = 1;
     int i = find(c, addr);
-    if (i < 0 || c->lines[i].mshr < 0) return 0;
+    if (i < 0 || !c->lines[i].mshr1) return 0;
     Line *l = &c->lines[i];
-    int m = l->mshr;
+    int m = line_mshr(l);
     l->valid |= sectors & c->full;
     if (l->pending && !(l->pending & ~sectors)) c->reserved[i / c->cfg.ways]--;
     l->pending &= ~sectors;
@@ -411,11 +461,12 @@ int cache_touch(CacheUnit *c, uint64_t addr)
 int cache_flush(CacheUnit *c, void (*fn)(void *ctx, uint64_t addr, uint32_t dirty), void *ctx)
 {
     int n = 0;
+    if (!c->used) return 0;             /* nothing dirty, and its pages stay unmapped */
     size_t nl = (size_t)c->cfg.sets * (size_t)c->cfg.ways;
     for (size_t i = 0; i < nl; i++) {
         Line *l = &c->lines[i];
         if (!present(c, (int)i) || !l->dirty) continue;
-        if (fn) fn(ctx, c->tags[i], l->dirty);
+        if (fn) fn(ctx, key(c->tags[i]), l->dirty);
         l->dirty = 0;
         n++;
     }

@@ -84,6 +84,16 @@ typedef struct CacheUnit CacheUnit;
 
 /* NULL if the geometry is unsupported or memory ran out. */
 CacheUnit *cache_create(const CacheConfig *cfg);
+/* The same, with arrays for up to room_lines lines (0: the geometry's), so
+ * that cache_reset can later give it a larger geometry in place. */
+CacheUnit *cache_create_room(const CacheConfig *cfg, int room_lines);
+/* Empty the unit (its dirty lines are dropped: cache_flush them first)
+ * and give it the geometry cfg, in place, as cache_create(cfg) would make
+ * it, its counters zero: 0 done; -1 when cfg differs in more than its sets,
+ * ways, set hash and write policies or needs more lines than the unit has
+ * room for (make a new unit then).  An unused unit (cache_pristine) costs
+ * nothing to empty; a used one, a clear of the lines it had. */
+int cache_reset(CacheUnit *c, const CacheConfig *cfg);
 void cache_destroy(CacheUnit *c);
 const CacheConfig *cache_config(const CacheUnit *c);
 

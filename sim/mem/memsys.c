@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/base/zalloc.h"
 #include "sim/mem/cache.h"
 #include "sim/mem/coalesce.h"
 #include "sim/mem/doneq.h"
@@ -68,7 +69,11 @@ typedef struct L2Wait {      /* who an L2 MSHR waiter is */
 typedef struct SmPort {
     CacheUnit *l1, *cc;
     uint64_t l1_free;        /* tag stage busy before this cycle */
-    int rec_free;
+    /* Its records: a free list of those used and returned, then the never
+     * used ones from rec_fresh to rec_end (taken in index order, as if the
+     * list had started as all of them: the array is left as calloc made it
+     * and a page is mapped when one of its records is first used). */
+    int rec_free, rec_fresh, rec_end;
     /* The last refusal, so that an SM retrying the same access every cycle
      * costs O(1) until what refused it changes: gen_l1 counts L1 fills
      * (which free MSHRs and reserved ways), gen_rec freed records, the
@@ -113,7 +118,7 @@ typedef struct Slice {
     int blocked;             /* head waits for a resource (its L2_WAIT_*): no timed wake-up */
     uint64_t blocked_since;
     L2Wait *w;
-    int w_free;
+    int w_free, w_fresh, w_end;   /* free list, then never used ones (as SmPort's records) */
     uint64_t hits, misses, sectors;   /* this slice's part of MemStats' (memsys_part_counters) */
     MemStats *st;            /* where its counters go: MemSys.st, or its lane's (memsys_set_lanes) */
     int touched;             /* in its lane's touched list this step */
@@ -177,6 +182,7 @@ struct MemSys {
     double atom_lane;                    /* l2.atom_lane_cycles */
     int l1_wb, l1_alloc, l2_wb, l2_alloc;
     CacheConfig l1_cfg;               /* the L1s' geometry, now (memsys_set_l1_bytes) */
+    int l1_room;                      /* lines an L1's arrays hold: the largest carve-out (replace_l1s) */
     int burst_bytes;
     uint32_t s2b[CACHE_MAX_SECTORS];     /* sector -> bursts holding it */
     uint32_t b2s[CACHE_MAX_SECTORS];     /* burst -> sectors it carries */
@@ -314,11 +320,15 @@ static uint32_t bursts_to_sectors(const MemSys *m, uint32_t bursts)
 
 /* ---- completions ------------------------------------------------------------------- */
 
+static int rec_none(const SmPort *p) { return p->rec_free < 0 && p->rec_fresh == p->rec_end; }
+
 static int rec_alloc(MemSys *m, int sm)
 {
     SmPort *p = &m->sm[sm];
     int r = p->rec_free;
-    p->rec_free = m->rec[r].next_free;
+    if (r >= 0) p->rec_free = m->rec[r].next_free;
+    else r = p->rec_fresh++;
+    m->rec[r].sm = sm;
     return r;
 }
 
@@ -482,7 +492,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->sm = calloc((size_t)num_sms, sizeof *m->sm);
     m->sleepers = calloc((size_t)num_sms, sizeof *m->sleepers);
     m->sl = calloc((size_t)m->slices, sizeof *m->sl);
-    m->rec = calloc((size_t)m->nrecs, sizeof *m->rec);
+    m->rec = zalloc((size_t)m->nrecs, sizeof *m->rec);
     int noq = doneq_init(&m->done, m->nrecs);
     /* A fill wakes at most one MSHR's waiters; l2_fill and sm_arrivals
      * never run inside each other, so they share the buffer. */
@@ -490,18 +500,18 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->woken = calloc((size_t)merge, sizeof *m->woken);
     int bad = !m->sm || !m->sleepers || !m->sl || !m->rec || noq || !m->woken;
     m->l1_cfg = l1;
+    /* room for the largest carve-out (memsys_set_l1_bytes): a launch's new
+     * L1 geometry then reuses the arrays of an L1 nothing has used */
+    m->l1_room = c->l1.unified_bytes > c->l1.size_bytes ? (int)(c->l1.unified_bytes / c->l1.line_bytes) : 0;
     for (int i = 0; !bad && i < num_sms; i++) {
         SmPort *p = &m->sm[i];
-        p->l1 = cache_create(&l1);
+        p->l1 = cache_create_room(&l1, m->l1_room);
         p->cc = cache_create(&cc);
         bad = !p->l1 || !p->cc;
-        p->rec_free = i * m->recs_per_sm;
+        p->rec_free = -1;
+        p->rec_fresh = i * m->recs_per_sm;
+        p->rec_end = p->rec_fresh + m->recs_per_sm;
         p->kick = UINT64_MAX;
-        for (int r = 0; r < m->recs_per_sm; r++) {
-            Rec *x = &m->rec[i * m->recs_per_sm + r];
-            x->sm = i;
-            x->next_free = r + 1 < m->recs_per_sm ? i * m->recs_per_sm + r + 1 : -1;
-        }
     }
     int nw = c->l2.mshrs * c->l2.mshr_merge;   /* L2 waiters per slice */
     /* Every DRAM read was issued for an L2 MSHR waiter, which stays
@@ -511,7 +521,7 @@ MemSys *memsys_create(const Config *c, int num_sms)
     bad = bad || !m->ctrl;
     for (int c = 0; !bad && m->ctrl_lat > 0 && c < m->channels; c++) {
         m->ctrl[c].cap = m->slices / m->channels * nw;
-        m->ctrl[c].e = calloc((size_t)m->ctrl[c].cap, sizeof *m->ctrl[c].e);
+        m->ctrl[c].e = zalloc((size_t)m->ctrl[c].cap, sizeof *m->ctrl[c].e);
         bad = !m->ctrl[c].e;
     }
     m->ack_rec = calloc((size_t)m->slices, sizeof *m->ack_rec);
@@ -529,12 +539,13 @@ MemSys *memsys_create(const Config *c, int num_sms)
     for (int s = 0; !bad && s < m->slices; s++) {
         Slice *x = &m->sl[s];
         x->l2 = cache_create(&l2);
-        x->w = calloc((size_t)nw, sizeof *x->w);
+        x->w = zalloc((size_t)nw, sizeof *x->w);
         x->woken = calloc((size_t)(c->l2.mshr_merge > 0 ? c->l2.mshr_merge : 1), sizeof *x->woken);
         x->st = &m->st;
         bad = !x->l2 || !x->w || !x->woken;
-        for (int i = 0; !bad && i < nw; i++) x->w[i].next_free = i + 1 < nw ? i + 1 : -1;
-        x->w_free = 0;
+        x->w_free = -1;
+        x->w_fresh = 0;
+        x->w_end = nw;
     }
     /* Request crossbar: an SM's port takes queue_depth flits, or one whole
      * access when empty (up to 2 packets per line: a miss and an L1
@@ -571,10 +582,10 @@ void memsys_destroy(MemSys *m)
     }
     for (int s = 0; m->sl && s < m->slices; s++) {
         cache_destroy(m->sl[s].l2);
-        free(m->sl[s].w);
+        zfree(m->sl[s].w);
         free(m->sl[s].woken);
     }
-    for (int c = 0; m->ctrl && c < m->channels; c++) free(m->ctrl[c].e);
+    for (int c = 0; m->ctrl && c < m->channels; c++) zfree(m->ctrl[c].e);
     for (int i = 0; m->lane && i < m->maxlanes; i++) {
         free(m->lane[i].acks);
         free(m->lane[i].touched);
@@ -589,7 +600,7 @@ void memsys_destroy(MemSys *m)
     free(m->sm);
     free(m->sleepers);
     free(m->sl);
-    free(m->rec);
+    zfree(m->rec);
     doneq_free(&m->done);
     free(m->woken);
     free(m);
@@ -986,7 +997,7 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
         /* the dry run would plan what it planned: only the checks after it can change */
         int why = P->plan_why;
         if (!why && P->plan_packets && !icnt_src_fits(m->req, sm, P->plan_flits, P->plan_packets)) why = RETRY_ICNT;
-        if (!why && P->plan_need_rec && P->rec_free < 0) why = RETRY_RECORDS;
+        if (!why && P->plan_need_rec && rec_none(P)) why = RETRY_RECORDS;
         if (why) return remember(m, sm, slot, tag, fp, why);
     }
     AccPlan pl;
@@ -1006,7 +1017,7 @@ int memsys_access_co(MemSys *m, int sm, int slot, uint32_t tag, const MemAccess 
     P->plan_need_rec = pl.need_rec;
     P->plan_reads_l1 = pl.cached_load || (pl.store && pl.uses_l1 && (pl.st_wb || pl.st_alloc));
     if (!why && pl.packets && !icnt_src_fits(m->req, sm, pl.flits, pl.packets)) why = RETRY_ICNT;
-    if (!why && pl.need_rec && P->rec_free < 0) why = RETRY_RECORDS;
+    if (!why && pl.need_rec && rec_none(P)) why = RETRY_RECORDS;
     if (why) return remember(m, sm, slot, tag, fp, why);
     P->ref_why = 0;
     P->gen_acc++;
@@ -1263,11 +1274,12 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         if (!vok) return -L2_WAIT_RESERVED;
         int slots = (fetch != 0) + (vdirty != 0);
         if (slots > dram_free_slots(m->dram, ch)) return -L2_WAIT_DRAM;
-        if (S->w_free < 0) return -L2_WAIT_MSHR;
-        int wi = S->w_free;
+        int wi = S->w_free >= 0 ? S->w_free : S->w_fresh < S->w_end ? S->w_fresh : -1;
+        if (wi < 0) return -L2_WAIT_MSHR;
         CacheOutcome o = cache_read(c, local, need, (uint32_t)wi, &r);
         if (o != CACHE_MISS && o != CACHE_HIT_PENDING) return -L2_WAIT_MSHR;
-        S->w_free = S->w[wi].next_free;
+        if (wi == S->w_free) S->w_free = S->w[wi].next_free;
+        else S->w_fresh++;
         S->w[wi] = (L2Wait){ .addr = p->addr, .rec = p->rec, .sm = p->src, .kind = p->kind, .next_free = -1 };
         if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
         if (r.fetch) to_dram(m, p->addr, sectors_to_bursts(m, r.fetch), 0, t);
@@ -1540,7 +1552,7 @@ int memsys_partitions(const MemSys *m) { return m->channels; }
 void memsys_sm_counters(const MemSys *m, int sm, MemSmCounters *out)
 {
     const SmPort *P = &m->sm[sm];
-    int free_recs = 0;
+    int free_recs = P->rec_end - P->rec_fresh;
     for (int r = P->rec_free; r >= 0; r = m->rec[r].next_free) free_recs++;
     *out = (MemSmCounters){ P->l1_hits, P->l1_misses, m->recs_per_sm - free_recs };
 }
@@ -1558,21 +1570,24 @@ void memsys_part_counters(const MemSys *m, int part, MemPartCounters *out)
     out->dram_queue = dram_params(m->dram)->queue_depth - dram_free_slots(m->dram, part);
 }
 
-/* Give every SM a new, empty L1 of geometry l1: the old one's dirty lines
- * (local memory) go to L2 first, as memsys_flush writes them.  keep (l1
- * is the L1s' geometry already): an L1 still as created stays, being what
- * a new one would be (each launch replaced them twice on a unified-L1
- * config: its carve-out, then invalidate_on_launch). */
+/* Give every SM an empty L1 of geometry l1: the old one's dirty lines
+ * (local memory) go to L2 first, as memsys_flush writes them; the L1 is
+ * emptied in place (cache_reset: its arrays have room for the largest
+ * carve-out).  keep (l1 is the L1s' geometry already): an L1 still as
+ * created stays, being what an emptied one would be. */
 static int replace_l1s(MemSys *m, const CacheConfig *l1, int keep)
 {
     for (int i = 0; i < m->nsms; i++) {
-        if (keep && cache_pristine(m->sm[i].l1)) { m->sm[i].gen_l1++; continue; }
-        CacheUnit *c = cache_create(l1);
-        if (!c) return -1;
-        cache_flush(m->sm[i].l1, flush_l1_line, m);
-        cache_destroy(m->sm[i].l1);
-        m->sm[i].l1 = c;
-        m->sm[i].gen_l1++;          /* a remembered refusal no longer holds */
+        SmPort *P = &m->sm[i];
+        if (keep && cache_pristine(P->l1)) { P->gen_l1++; continue; }
+        cache_flush(P->l1, flush_l1_line, m);
+        if (cache_reset(P->l1, l1)) {   /* no room for l1 in its arrays */
+            CacheUnit *c = cache_create_room(l1, m->l1_room);
+            if (!c) return -1;
+            cache_destroy(P->l1);
+            P->l1 = c;
+        }
+        P->gen_l1++;                /* a remembered refusal no longer holds */
     }
     m->l1_cfg = *l1;
     return 0;
