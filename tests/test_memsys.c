@@ -24,6 +24,7 @@
 
 #include "isa/diag.h"
 #include "sim/base/config.h"
+#include "sim/base/zalloc.h"
 #include "sim/mem/coalesce.h"
 #include "sim/mem/memsys.h"
 #include "sim/mem/icnt.h"
@@ -879,6 +880,32 @@ static void retry_icnt_full(void **state)
     memsys_destroy(s->m);
 }
 
+/* zalloc (sim/base/zalloc.h), which the memory system's tables come from:
+ * small arrays (calloc) and large ones (fresh mappings, except under the
+ * sanitizers) are zero, writable to their last byte and 16-byte aligned,
+ * again after others were freed; a size that overflows is refused. */
+static void zalloc_zeroed(void **state)
+{
+    (void)state;
+    const size_t sizes[] = { 1, 100, 4096, 16 * 1024, 1 << 20, 3 << 20 };
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            unsigned char *p = zalloc(sizes[i], 1);
+            assert_non_null(p);
+            assert_int_equal((uintptr_t)p % 16, 0);
+            for (size_t k = 0; k < sizes[i]; k += 509) assert_int_equal(p[k], 0);
+            assert_int_equal(p[sizes[i] - 1], 0);
+            memset(p, 0xa5, sizes[i]);
+            zfree(p);
+        }
+    uint64_t *q = zalloc(1000, sizeof *q);
+    assert_non_null(q);
+    for (int k = 0; k < 1000; k++) assert_int_equal(q[k], 0);
+    zfree(q);
+    assert_null(zalloc(SIZE_MAX / 2, 4));
+    zfree(NULL);
+}
+
 /* Records, one per warp access in flight: 16 per resident warp
  * (RECS_PER_WARP), so with sm.max_warps = 1 an SM holds 16 accesses.  On
  * fermi.ini 16 loads of different lines from SM 0 are taken (each an L1
@@ -1358,6 +1385,7 @@ int main(void)
         cmocka_unit_test(retry_with_held_lines),
         cmocka_unit_test(retry_icnt_full),
         cmocka_unit_test(records_run_out),
+        cmocka_unit_test(zalloc_zeroed),
         cmocka_unit_test(retry_wakes_when_room_or_l1),
         cmocka_unit_test(icnt_visits_busy_ports),
         cmocka_unit_test(icnt_rings_hold_their_room),
