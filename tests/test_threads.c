@@ -28,6 +28,7 @@
 #include "sim/timing/sm.h"
 #include "tests/kernel_text.h"
 #include "tests/list_dir.h"
+#include "tests/sanitized.h"
 
 enum { MAX_FILES = 64 };
 
@@ -497,27 +498,16 @@ static void test_caller_takes_every_task(void **state)
     }
 }
 
-/* Under AddressSanitizer (make test's second pass, several times slower)
- * the full matrix of the first pass is not repeated: hopper.ini, the
- * config with the most SMs, at 1 and 2 threads checks the memory safety of
- * the lanes; the rest runs as in the first pass (GPUSIM_FULL=1 in the
- * environment runs the whole matrix: about 2 minutes on 2 cores). */
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
+/* Under AddressSanitizer (sanitized.h) the full matrix of the first pass
+ * is not repeated: hopper.ini, the config with the most SMs, at 1 and 2
+ * threads checks the memory safety of the lanes; the rest runs as in the
+ * first pass (GPUSIM_FULL=1: the whole matrix, about 2 minutes on 2
+ * cores). */
 int main(void)
 {
     nkernels = list_dir("kernels", ".s", kernels, MAX_FILES);
     nconfigs = list_dir("configs", ".ini", configs, MAX_FILES);
-    if (SANITIZED && !getenv("GPUSIM_FULL")) {
+    if (sanitized_subset()) {
         for (int i = 0; i < nconfigs; i++) free(configs[i]);
         configs[0] = strdup("configs/hopper.ini");
         nconfigs = 1;
