@@ -6,8 +6,10 @@
  * a threshold that it raises as blocks are freed, so in a process that
  * runs many launches (a sweep, the tests) every table was cleared, page by
  * page, whether used or not.  zalloc maps large arrays fresh itself (the
- * kernel's zero pages, mapped on first touch); under AddressSanitizer it
- * is calloc, so that the sanitizer checks every access to them. */
+ * kernel's zero pages, mapped on first touch).  Under AddressSanitizer
+ * too: the bytes around such an array are poisoned and the page after it
+ * is inaccessible, so that an access outside it is still caught, while the
+ * sanitizer neither clears nor poisons the pages of the array itself. */
 #ifndef GPUSIM_ZALLOC_H
 #define GPUSIM_ZALLOC_H
 
