@@ -116,10 +116,12 @@ CacheUnit *cache_create_room(const CacheConfig *cfg, int room_lines)
     c->recent = calloc(RECENT, sizeof *c->recent);
     c->reserved = zalloc((size_t)c->room, sizeof *c->reserved);   /* a set per line at most */
     c->mshr = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1), sizeof *c->mshr);
-    /* an MSHR's waiters are written before they are read (nwait); an L1's
-     * array is large (hopper.ini: 512 x 64 x 8 bytes = 256 KiB on each of
-     * 132 SMs) and mostly never reached */
-    c->wait = zalloc((size_t)(cfg->mshrs ? cfg->mshrs : 1) * (size_t)(cfg->max_merge > 0 ? cfg->max_merge : 1),
+    /* not cleared: an MSHR's waiters are written before they are read
+     * (nwait), and an L1's array is large (hopper.ini: 512 x 64 x 8 bytes
+     * = 256 KiB on each of 132 SMs).  (Not zalloc'd either: a launch in a
+     * process that ran others reuses heap pages already mapped, where a
+     * fresh mapping would fault in each page it reaches again.) */
+    c->wait = malloc((size_t)(cfg->mshrs ? cfg->mshrs : 1) * (size_t)(cfg->max_merge > 0 ? cfg->max_merge : 1) *
                      sizeof *c->wait);
     if (!c->lines || !c->tags || !c->recent || !c->reserved || !c->mshr || !c->wait) { cache_destroy(c); return NULL; }
     mshrs_all_free(c);
@@ -157,7 +159,7 @@ void cache_destroy(CacheUnit *c)
     free(c->recent);
     zfree(c->reserved);
     free(c->mshr);
-    zfree(c->wait);
+    free(c->wait);
     free(c);
 }
 

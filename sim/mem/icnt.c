@@ -1,7 +1,6 @@
 /* icnt.c - see icnt.h.  Queues are rings of packets. */
 #include "sim/mem/icnt.h"
 #include "sim/base/lanes.h"
-#include "sim/base/zalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +73,7 @@ static int ring_init(Ring *r, int cap)
     int size = 1;
     while (size < r->cap) size *= 2;
     r->mask = size - 1;
-    r->p = zalloc((size_t)size, sizeof *r->p);   /* entries are read only once pushed; most slots never are */
+    r->p = malloc((size_t)size * sizeof *r->p);   /* entries are read only once pushed (cache.c: why not zalloc) */
     return r->p ? 0 : -1;
 }
 
@@ -120,8 +119,8 @@ Icnt *icnt_create(const IcntParams *p)
 void icnt_destroy(Icnt *n)
 {
     if (!n) return;
-    for (int i = 0; n->src && i < n->p.nsrc; i++) zfree(n->src[i].q.p);
-    for (int i = 0; n->dst && i < n->p.ndst; i++) zfree(n->dst[i].q.p);
+    for (int i = 0; n->src && i < n->p.nsrc; i++) free(n->src[i].q.p);
+    for (int i = 0; n->dst && i < n->p.ndst; i++) free(n->dst[i].q.p);
     free(n->src);
     free(n->dst);
     free(n->src_busy);
