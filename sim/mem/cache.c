@@ -8,9 +8,9 @@
  *
  * Zero means empty in both arrays (a tag is kept complemented, a line's
  * MSHR as its index plus one), so they come from zalloc untouched: the
- * host maps a page only when a line of it is first used.  hopper.ini
- * builds 132 L1s again for each launch's carve-out and 80 L2 slices of
- * 5,120 lines, most of which a small kernel never reaches.
+ * host maps a page only when a line of it is first used.  hopper.ini has
+ * 132 L1s with room for the largest carve-out and 80 L2 slices of 5,120
+ * lines, most of which a small kernel never reaches.
  */
 #include "sim/mem/cache.h"
 #include "sim/base/lanes.h"
@@ -33,7 +33,7 @@ typedef struct Mshr {
 
 struct CacheUnit {
     CacheConfig cfg;
-    int room;                  /* lines the arrays hold (cache_reshape) */
+    int room;                  /* lines the arrays hold (cache_reset) */
     int line_shift, sector_shift, nsectors;
     int set_bits;              /* log2(sets): the width of one fold of set_hash */
     uint32_t full;             /* all sectors of a line */

@@ -71,7 +71,7 @@ typedef struct SmPort {
     uint64_t l1_free;        /* tag stage busy before this cycle */
     /* Its records: a free list of those used and returned, then the never
      * used ones from rec_fresh to rec_end (taken in index order, as if the
-     * list had started as all of them: the array is left as calloc made it
+     * list had started as all of them: the array is left as zalloc made it
      * and a page is mapped when one of its records is first used). */
     int rec_free, rec_fresh, rec_end;
     /* The last refusal, so that an SM retrying the same access every cycle
