@@ -10,16 +10,9 @@
 
 #include <stdlib.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
+#include "sim/base/asan.h"
+
+#define SANITIZED GPUSIM_ASAN
 
 /* 1: check the sanitizer pass's subset only */
 static inline int sanitized_subset(void) { return SANITIZED && !getenv("GPUSIM_FULL"); }

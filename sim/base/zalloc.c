@@ -9,6 +9,7 @@
  * by the sanitizer, cost nothing until used. */
 #define _DEFAULT_SOURCE                 /* MAP_ANONYMOUS (POSIX.1-2024, a glibc/BSD extension before) */
 #include "sim/base/zalloc.h"
+#include "sim/base/asan.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,18 +18,7 @@
 
 enum { HEADER = 64, MAP_FROM = 16 * 1024 };   /* smaller arrays: calloc */
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ZALLOC_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ZALLOC_ASAN 1
-#endif
-#endif
-#ifndef ZALLOC_ASAN
-#define ZALLOC_ASAN 0
-#endif
-
-#if ZALLOC_ASAN
+#if GPUSIM_ASAN
 #include <sanitizer/asan_interface.h>
 #define POISON(p, n) __asan_poison_memory_region((p), (n))
 #define UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
@@ -50,7 +40,7 @@ static char *map_fresh(size_t bytes)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t data = round_up(HEADER + round_up(bytes, 16), page);
-    size_t guard = ZALLOC_ASAN ? page : 0;
+    size_t guard = GPUSIM_ASAN ? page : 0;
     char *base = mmap(NULL, data + guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) return NULL;
     if (guard && mprotect(base + data, guard, PROT_NONE)) {
@@ -95,7 +85,7 @@ void zfree(void *p)
     /* what was poisoned is made good again before the pages go: a later
      * mapping at these addresses starts clean */
     UNPOISON(h.base, (size_t)(q - h.base));
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), data = h.mapped - (ZALLOC_ASAN ? page : 0);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), data = h.mapped - (GPUSIM_ASAN ? page : 0);
     UNPOISON(q + h.bytes, (size_t)(h.base + data - (q + h.bytes)));
     munmap(h.base, h.mapped);
 }

@@ -1573,13 +1573,13 @@ void memsys_part_counters(const MemSys *m, int part, MemPartCounters *out)
 /* Give every SM an empty L1 of geometry l1: the old one's dirty lines
  * (local memory) go to L2 first, as memsys_flush writes them; the L1 is
  * emptied in place (cache_reset: its arrays have room for the largest
- * carve-out).  keep (l1 is the L1s' geometry already): an L1 still as
- * created stays, being what an emptied one would be. */
-static int replace_l1s(MemSys *m, const CacheConfig *l1, int keep)
+ * carve-out; one nothing used since is not flushed or cleared).  Each
+ * launch on a unified-L1 config with invalidate_on_launch asks twice: its
+ * carve-out, then the invalidation. */
+static int replace_l1s(MemSys *m, const CacheConfig *l1)
 {
     for (int i = 0; i < m->nsms; i++) {
         SmPort *P = &m->sm[i];
-        if (keep && cache_pristine(P->l1)) { P->gen_l1++; continue; }
         cache_flush(P->l1, flush_l1_line, m);
         if (cache_reset(P->l1, l1)) {   /* no room for l1 in its arrays */
             CacheUnit *c = cache_create_room(l1, m->l1_room);
@@ -1603,12 +1603,12 @@ int memsys_set_l1_bytes(MemSys *m, int64_t bytes)
     if (lines < 1 || lines % sets) return -1;
     l1.sets = sets;
     l1.ways = lines / sets;
-    return replace_l1s(m, &l1, 0);
+    return replace_l1s(m, &l1);
 }
 
 int memsys_invalidate_l1(MemSys *m)
 {
     if (memsys_busy(m)) return 0;   /* between launches only */
     CacheConfig l1 = m->l1_cfg;
-    return replace_l1s(m, &l1, 1);   /* a launch's new carve-out (memsys_set_l1_bytes) left them empty */
+    return replace_l1s(m, &l1);   /* an L1 a launch's carve-out left empty costs nothing (cache_reset) */
 }
