@@ -128,15 +128,18 @@ static int check_file(const char *kernel, const Config *c, const char *cfg_path)
     Program *p = assemble(kernel);
     assert_non_null(p);
     Outcome one = run_at(p, c, cfg_path, 1);
-    for (int n = 2; n <= max_threads; n++) {
-        gpu_test_prefetch(n == max_threads);
+    /* more threads than SMs run as many lanes as SMs (test_lane_count): the
+     * same launch again (tiny.ini's one SM: every count is the one-thread run) */
+    int most = max_threads < c->gpu.num_sms ? max_threads : c->gpu.num_sms;
+    for (int n = 2; n <= most; n++) {
+        gpu_test_prefetch(n == most);
         Outcome o = run_at(p, c, cfg_path, n);
         gpu_test_prefetch(-1);
         int same = o.rc == one.rc && !strcmp(o.json, one.json) && !strcmp(o.printf_text, one.printf_text) &&
                    same_memory(&o.mem, &one.mem);
         if (!same)
             print_error("%s on %s: %d threads (prefetch %s) differ from 1 (exit %d vs %d)\n", kernel, cfg_path, n,
-                        n == max_threads ? "on" : "off", o.rc, one.rc);
+                        n == most ? "on" : "off", o.rc, one.rc);
         assert_true(same);
         outcome_free(&o);
     }
@@ -369,7 +372,7 @@ static void test_lane_count(void **state)
     assert_int_equal(lanes_for("configs/fermi.ini", -4, 0, NULL), 1);    /* automatic: 15 / 32 SMs -> 1 */
     assert_int_equal(lanes_for("configs/hopper.ini", -8, 0, NULL), 4);   /* 132 / 32 = 4 */
     assert_int_equal(lanes_for("configs/hopper.ini", -2, 0, NULL), 2);
-    assert_int_equal(lanes_for("configs/hopper.ini", 200, 0, NULL), 132); /* at most one per SM */
+    assert_int_equal(lanes_for("configs/fermi.ini", 200, 0, NULL), 15);   /* at most one per SM */
     assert_int_equal(lanes_for("configs/hopper.ini", 4, CHECK_RACES, NULL), 1);   /* the checks watch each issue */
     assert_int_equal(lanes_for("configs/hopper.ini", 0, 0, NULL), 1);    /* the library's default */
     /* the cycles the loop visits do not depend on the lanes either */
