@@ -40,6 +40,8 @@ static size_t lay_out(Sm *sm, char *base)
     }
     if (!base) off += (size_t)sm->nsched * 2 * ((ns * sizeof(int) + 7) & ~(size_t)7);
     sm->rank = carve(base, &off, ns * sizeof *sm->rank);
+    sm->visit = carve(base, &off, ns * sizeof *sm->visit);
+    sm->visit_key = carve(base, &off, ns * sizeof *sm->visit_key);
     return off;
 }
 
@@ -926,7 +928,7 @@ static void turn(Sm *sm, Timing *t, Turn *tn)
     uint64_t now = t->now;
     const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)nw];
     const Sched *sc = &sm->sched[s];
-    int visit[WARP_MAX * 64], visit_key[WARP_MAX * 64], nd = 0, ncand = INT_MAX;
+    int *visit = sm->visit, *visit_key = sm->visit_key, nd = 0, ncand = INT_MAX;
     uint64_t in = 0, wait[PIPE_COUNT] = { 0 };   /* by age position */
     unsigned active = 0;                  /* pipes whose waiters are in `in` */
     uint64_t from = ~0ull;                /* lrr: the positions after the last-issued warp's */
