@@ -1534,6 +1534,57 @@ static void test_guarded_off_memory_space(void **state)
     rig_free(&rig);
 }
 
+/* Every block starts on zeroed shared and local memory, predicates and
+ * barrier counts, though the functional engine runs the blocks one after
+ * another on the same arrays (cta_next): each thread of 3 blocks of 40
+ * (a partial second warp) stores what its shared word, its local word and
+ * a predicate held before it wrote them, then writes them, with a bar.sync
+ * between; every stored value is 0 and the blocks' ids come out right. */
+static void test_each_block_starts_fresh(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u32[240] zero\n"
+        ".launch k grid=(3) block=(40) args=(out)\n"
+        ".entry k(.param .u64 po)\n"
+        "{\n"
+        "    .shared .align 4 .u32 sw[40];\n"
+        "    .local .align 4 .u32 lw;\n"
+        "    ld.param.u64 %rd1, [po];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    mov.u32 %r2, %ctaid.x;\n"
+        "    mad.lo.u32 %r3, %r2, 40, %r1;\n"
+        "    mul.wide.u32 %rd2, %r3, 8;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    shl.b32 %r4, %r1, 2;\n"
+        "    mov.u32 %r5, sw;\n"
+        "    add.u32 %r5, %r5, %r4;\n"
+        "    ld.shared.u32 %r6, [%r5];\n"
+        "    ld.local.u32 %r7, [lw];\n"
+        "    selp.u32 %r8, 1, 0, %p1;\n"
+        "    add.u32 %r6, %r6, %r7;\n"
+        "    add.u32 %r6, %r6, %r8;\n"
+        "    st.global.u32 [%rd3], %r6;\n"
+        "    st.global.u32 [%rd3+4], %r2;\n"
+        "    add.u32 %r9, %r3, 1;\n"
+        "    st.shared.u32 [%r5], %r9;\n"
+        "    st.local.u32 [lw], %r9;\n"
+        "    setp.ne.u32 %p1, %r9, 0;\n"
+        "    bar.sync 0;\n"
+        "    ret;\n"
+        "}\n";
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (int t = 0; t < 120; t++) {
+        assert_int_equal(o[2 * t], 0);            /* nothing of the block before */
+        assert_int_equal(o[2 * t + 1], t / 40);   /* its own block id */
+    }
+    assert_int_equal(s.run.stats.ctas_launched, 3);
+    assert_int_equal(s.run.stats.warps_launched, 6);
+    sim_free(&s);
+}
+
 /* Shared memory through variables: `mov.u32 %r, var` gives the variable's
  * offset, and all warps of the block see each other's stores after bar.sync. */
 /* Vector loads and stores over a whole warp (the back end pairs and quads
@@ -2805,6 +2856,7 @@ int main(void)
         cmocka_unit_test(test_ld_st_sizes),
         cmocka_unit_test(test_guarded_memory),
         cmocka_unit_test(test_guarded_off_memory_space),
+        cmocka_unit_test(test_each_block_starts_fresh),
         cmocka_unit_test(test_shared_memory),
         cmocka_unit_test(test_vector_memory_warp),
         cmocka_unit_test(test_const_and_local),

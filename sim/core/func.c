@@ -45,14 +45,16 @@ int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
     kernel_configure(&k, cfg->sm.max_call_depth, cfg->gpu.core_clock_mhz);
     k.check = chk;
     int rc = 0;
+    Cta c = { 0 };
+    /* one block after the other on the same arrays (cta_next) */
     for (uint64_t b = 0; b < k.nctas && rc == 0; b++) {
-        Cta c;
-        if (cta_init(&k, &c, b, (int)(b % (uint64_t)nsms))) { cta_free(&c); rc = -1; break; }
+        int smid = (int)(b % (uint64_t)nsms);
+        if (b ? cta_next(&k, &c, b, smid) : cta_init(&k, &c, b, smid)) { rc = -1; break; }
         st->ctas_launched++;
         st->warps_launched += (uint64_t)c.nwarps;
         if (run_cta(&k, &c, cfg, max_steps)) rc = -1;
-        cta_free(&c);
     }
+    cta_free(&c);
     *fault = k.fault;
     kernel_free(&k);
     return rc;

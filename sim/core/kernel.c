@@ -110,31 +110,21 @@ void kernel_free(Kernel *k)
     k->row_wide = NULL;
 }
 
-int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
+enum { RENEW_IN_PLACE = 256 << 10 };   /* bytes: see renew */
+
+/* The block's number, ids and warps, on arrays that are allocated and
+ * zeroed (cta_init, cta_next). */
+static int cta_setup(Kernel *k, Cta *c, uint64_t linear, int smid)
 {
-    const uint32_t *g = k->spec->grid, *b = k->spec->block;
-    memset(c, 0, sizeof *c);
+    const uint32_t *g = k->spec->grid;
     c->linear = linear;
     c->id[0] = (uint32_t)(linear % g[0]);
     c->id[1] = (uint32_t)((linear / g[0]) % g[1]);
     c->id[2] = (uint32_t)(linear / ((uint64_t)g[0] * g[1]));
     c->smid = smid;
-    c->nthreads = (int)(b[0] * b[1] * b[2]);
     int ws = k->warp_size;
-    c->nwarps = (c->nthreads + ws - 1) / ws;
-    c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
-    c->smem_bytes = program_launch_shared(k->prog, k->spec);   /* static + dynamic (shared=) */
-    c->lmem_bytes = k->entry->local_bytes;
-    /* Shared and local memory start zeroed so every run is deterministic
-     * (real hardware leaves them undefined). */
-    c->smem = calloc(1, c->smem_bytes ? c->smem_bytes : 1);
-    c->lmem = calloc((size_t)c->nthreads, c->lmem_bytes ? c->lmem_bytes : 1);
     const Entry *e = k->entry;
-    size_t nr = k->row_off[e->nregs] ? k->row_off[e->nregs] : 8, np = (size_t)(e->npreds ? e->npreds : 1);
-    c->regs = calloc((size_t)c->nwarps, nr);
-    c->preds = calloc((size_t)c->nwarps * np, sizeof *c->preds);
-    if (k->frame_stride) c->frames = calloc((size_t)c->nwarps * (size_t)ws, k->frame_stride);
-    if (!c->warps || !c->smem || !c->lmem || !c->regs || !c->preds || (k->frame_stride && !c->frames)) return -1;
+    size_t nr = c->regs_bytes, np = c->preds_per_warp;
     for (int i = 0; i < c->nwarps; i++) {
         Warp *w = &c->warps[i];
         w->id = i;
@@ -157,20 +147,90 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
     return 0;
 }
 
-void cta_free(Cta *c)
+int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
+{
+    const uint32_t *b = k->spec->block;
+    memset(c, 0, sizeof *c);
+    c->nthreads = (int)(b[0] * b[1] * b[2]);
+    int ws = k->warp_size;
+    c->nwarps = (c->nthreads + ws - 1) / ws;
+    c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
+    c->smem_bytes = program_launch_shared(k->prog, k->spec);   /* static + dynamic (shared=) */
+    c->lmem_bytes = k->entry->local_bytes;
+    /* Shared and local memory start zeroed so every run is deterministic
+     * (real hardware leaves them undefined). */
+    c->smem = calloc(1, c->smem_bytes ? c->smem_bytes : 1);
+    c->lmem = calloc((size_t)c->nthreads, c->lmem_bytes ? c->lmem_bytes : 1);
+    const Entry *e = k->entry;
+    c->regs_bytes = k->row_off[e->nregs] ? k->row_off[e->nregs] : 8;
+    c->preds_per_warp = (size_t)(e->npreds ? e->npreds : 1);
+    c->regs = calloc((size_t)c->nwarps, c->regs_bytes);
+    c->preds = calloc((size_t)c->nwarps * c->preds_per_warp, sizeof *c->preds);
+    if (k->frame_stride) c->frames = calloc((size_t)c->nwarps * (size_t)ws, k->frame_stride);
+    if (!c->warps || !c->smem || !c->lmem || !c->regs || !c->preds || (k->frame_stride && !c->frames)) return -1;
+    return cta_setup(k, c, linear, smid);
+}
+
+/* Each warp's calls and SIMT stack, and the checks' record of the block. */
+static void cta_release(Cta *c)
 {
     for (int i = 0; c->warps && i < c->nwarps; i++) {
         for (int f = 0; f < c->warps[i].ncalls; f++) { free(c->warps[i].calls[f].saved_r); free(c->warps[i].calls[f].saved_p); }
         free(c->warps[i].calls);
         simt_free(&c->warps[i].simt);
     }
+    check_cta_end(c);
+    c->chk = NULL;
+}
+
+/* An array of a block that ran, zeroed for the next: cleared in place when
+ * small; a large one (call frames, spilled locals) allocated afresh, which
+ * maps zeroed pages on first use instead of writing every byte. */
+static int renew(void *pp, size_t bytes)
+{
+    void **p = pp;
+    if (bytes <= RENEW_IN_PLACE) { memset(*p, 0, bytes); return 0; }
+    free(*p);
+    *p = calloc(1, bytes);
+    return *p ? 0 : -1;
+}
+
+int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
+{
+    cta_release(c);
+    /* the arrays and their sizes carry over; the rest starts as cta_init's */
+    Cta keep = *c;
+    memset(c, 0, sizeof *c);
+    c->nthreads = keep.nthreads;
+    c->nwarps = keep.nwarps;
+    c->warps = keep.warps;
+    c->smem = keep.smem;
+    c->smem_bytes = keep.smem_bytes;
+    c->lmem = keep.lmem;
+    c->lmem_bytes = keep.lmem_bytes;
+    c->regs = keep.regs;
+    c->regs_bytes = keep.regs_bytes;
+    c->preds = keep.preds;
+    c->preds_per_warp = keep.preds_per_warp;
+    c->frames = keep.frames;
+    size_t nw = (size_t)c->nwarps;
+    if (renew(&c->warps, nw * sizeof *c->warps) || renew(&c->smem, c->smem_bytes ? c->smem_bytes : 1) ||
+        renew(&c->lmem, (size_t)c->nthreads * (c->lmem_bytes ? c->lmem_bytes : 1)) ||
+        renew(&c->regs, nw * c->regs_bytes) || renew(&c->preds, nw * c->preds_per_warp * sizeof *c->preds) ||
+        (k->frame_stride && renew(&c->frames, nw * (size_t)k->warp_size * k->frame_stride)))
+        return -1;
+    return cta_setup(k, c, linear, smid);
+}
+
+void cta_free(Cta *c)
+{
+    cta_release(c);
     free(c->warps);
     free(c->regs);
     free(c->preds);
     free(c->frames);
     free(c->smem);
     free(c->lmem);
-    check_cta_end(c);
     memset(c, 0, sizeof *c);
 }
 

@@ -108,8 +108,8 @@ struct Cta {
     int live_warps;              /* warps with live lanes */
     /* its warps' registers, predicates and frames, one allocation each
      * (Warp.rb, .p and .fmem point into them) */
-    uint8_t *regs;
-    LaneMask *preds;
+    uint8_t *regs; size_t regs_bytes;           /* per warp */
+    LaneMask *preds; size_t preds_per_warp;
     uint8_t *frames;
     int smid;
     uint32_t bar_arrived[16];    /* threads counted at each barrier (warps x warp size) */
@@ -183,6 +183,9 @@ void kernel_configure(Kernel *k, int max_call_depth, double core_clock_mhz);
 /* Block linear index -> CTA with fresh warps, registers, shared and local
  * memory. */
 int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid);
+/* c, which ran an earlier block of k, as cta_init would make it for block
+ * `linear`: its arrays kept and cleared, not allocated again. */
+int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid);
 void cta_free(Cta *c);
 
 /* Fill k->fault for warp w at its pc (lane -1: the whole warp). */
