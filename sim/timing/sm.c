@@ -905,6 +905,34 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
     if (v.on_pipe) wait_on_pipe(sm, s, slot, v.pipe);
 }
 
+/* turn's sorted way: the scheduler's warps that fall due, in sm->visit
+ * sorted by sched_keys (their keys in sm->visit_key); returns how many. */
+static int sorted_visits(Sm *sm, int s, uint64_t now, int *ncand)
+{
+    int nw = sm->nwords, nd = 0;
+    const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)nw];
+    int *visit = sm->visit, *visit_key = sm->visit_key;
+    pipe_waiters_due(sm, s, now);
+    for (int wi = 0; wi < nw; wi++) {
+        uint64_t taken = sm->due[wi] & mine[wi];
+        sm->due[wi] &= ~taken;        /* each is filed again (wake_refile) */
+        for (; taken; taken &= taken - 1) visit[nd++] = wi * 64 + __builtin_ctzll(taken);
+    }
+    if (nd == 0) return 0;
+    sched_keys(sm, s, visit, nd, visit_key, ncand);
+    /* insertion sort by key: a handful of warps fall due at once */
+    for (int i = 1; i < nd; i++) {
+        int slot = visit[i], key = visit_key[i], j = i;
+        for (; j > 0 && visit_key[j - 1] > key; j--) {
+            visit_key[j] = visit_key[j - 1];
+            visit[j] = visit[j - 1];
+        }
+        visit_key[j] = key;
+        visit[j] = slot;
+    }
+    return nd;
+}
+
 /* One scheduler's turn: it looks at its due warps and at the waiters of the
  * pipes free for it, in its policy's order.
  *
@@ -928,30 +956,14 @@ static void turn(Sm *sm, Timing *t, Turn *tn)
     uint64_t now = t->now;
     const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)nw];
     const Sched *sc = &sm->sched[s];
-    int *visit = sm->visit, *visit_key = sm->visit_key, nd = 0, ncand = INT_MAX;
+    int nd = 0, ncand = INT_MAX;
     uint64_t in = 0, wait[PIPE_COUNT] = { 0 };   /* by age position */
     unsigned active = 0;                  /* pipes whose waiters are in `in` */
     uint64_t from = ~0ull;                /* lrr: the positions after the last-issued warp's */
     int first = -1;                       /* gto: the last-issued warp's position */
     if (!by_age) {
-        pipe_waiters_due(sm, s, now);
-        for (int wi = 0; wi < nw; wi++) {
-            uint64_t taken = sm->due[wi] & mine[wi];
-            sm->due[wi] &= ~taken;        /* each is filed again (wake_refile) */
-            for (; taken; taken &= taken - 1) visit[nd++] = wi * 64 + __builtin_ctzll(taken);
-        }
+        nd = sorted_visits(sm, s, now, &ncand);
         if (nd == 0) return;
-        sched_keys(sm, s, visit, nd, visit_key, &ncand);
-        /* insertion sort by key: a handful of warps fall due at once */
-        for (int i = 1; i < nd; i++) {
-            int slot = visit[i], key = visit_key[i], j = i;
-            for (; j > 0 && visit_key[j - 1] > key; j--) {
-                visit_key[j] = visit_key[j - 1];
-                visit[j] = visit[j - 1];
-            }
-            visit_key[j] = key;
-            visit[j] = slot;
-        }
     } else {
         for (int wi = 0; wi < nw; wi++) {
             uint64_t taken = sm->due[wi] & mine[wi];
@@ -982,8 +994,8 @@ static void turn(Sm *sm, Timing *t, Turn *tn)
         int slot, candidate = 1;
         if (!by_age) {
             if (i == nd) break;
-            slot = visit[i];
-            candidate = visit_key[i] < ncand;
+            slot = sm->visit[i];
+            candidate = sm->visit_key[i] < ncand;
         } else {
             if (!in) break;
             int q = first >= 0 && (in >> first & 1) ? first

@@ -135,12 +135,12 @@ typedef struct Sm {
     uint8_t has_int;                   /* integer instructions have a pipe of their own */
     uint8_t by_age;                    /* a turn takes its warps from a word of age positions (sm.c: turn) */
     int *rank;                         /* per slot: visiting order this cycle (scratch) */
+    SmRetry retry;                     /* active: read every cycle */
+    /* The rest. */
     /* turn's warps to look at and their keys, in the sorted way (--step,
      * two_level): scratch, here rather than on the stack (a sanitizer
      * build pays for a large frame at every call) */
     int *visit, *visit_key;
-    SmRetry retry;                     /* active: read every cycle */
-    /* The rest. */
     int id;
     void *arena;                       /* one allocation for the arrays above (sm.c) */
     SmCta *ctas; int nctas;
