@@ -1539,7 +1539,9 @@ static void test_guarded_off_memory_space(void **state)
  * another on the same arrays (cta_next): each thread of 3 blocks of 40
  * (a partial second warp) stores what its shared word, its local word and
  * a predicate held before it wrote them, then writes them, with a bar.sync
- * between; every stored value is 0 and the blocks' ids come out right. */
+ * between; every stored value is 0 and the blocks' ids come out right.
+ * (The shared and predicate arrays are cleared in place, the 320 KB of
+ * local memory allocated afresh: both ways of kernel.c's renew.) */
 static void test_each_block_starts_fresh(void **state)
 {
     (void)state;
@@ -1549,7 +1551,7 @@ static void test_each_block_starts_fresh(void **state)
         ".entry k(.param .u64 po)\n"
         "{\n"
         "    .shared .align 4 .u32 sw[40];\n"
-        "    .local .align 4 .u32 lw;\n"
+        "    .local .align 4 .u32 lw[2048];\n"   /* 40 x 8 KB: past RENEW_IN_PLACE, allocated afresh */
         "    ld.param.u64 %rd1, [po];\n"
         "    mov.u32 %r1, %tid.x;\n"
         "    mov.u32 %r2, %ctaid.x;\n"

@@ -185,14 +185,13 @@ static void cta_release(Cta *c)
 
 /* An array of a block that ran, zeroed for the next: cleared in place when
  * small; a large one (call frames, spilled locals) allocated afresh, which
- * maps zeroed pages on first use instead of writing every byte. */
-static int renew(void *pp, size_t bytes)
+ * maps zeroed pages on first use instead of writing every byte.  NULL when
+ * out of memory (p freed). */
+static void *renew(void *p, size_t bytes)
 {
-    void **p = pp;
-    if (bytes <= RENEW_IN_PLACE) { memset(*p, 0, bytes); return 0; }
-    free(*p);
-    *p = calloc(1, bytes);
-    return *p ? 0 : -1;
+    if (bytes <= RENEW_IN_PLACE) return memset(p, 0, bytes);
+    free(p);
+    return calloc(1, bytes);
 }
 
 int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
@@ -203,22 +202,18 @@ int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
     memset(c, 0, sizeof *c);
     c->nthreads = keep.nthreads;
     c->nwarps = keep.nwarps;
-    c->warps = keep.warps;
-    c->smem = keep.smem;
     c->smem_bytes = keep.smem_bytes;
-    c->lmem = keep.lmem;
     c->lmem_bytes = keep.lmem_bytes;
-    c->regs = keep.regs;
     c->regs_bytes = keep.regs_bytes;
-    c->preds = keep.preds;
     c->preds_per_warp = keep.preds_per_warp;
-    c->frames = keep.frames;
     size_t nw = (size_t)c->nwarps;
-    if (renew(&c->warps, nw * sizeof *c->warps) || renew(&c->smem, c->smem_bytes ? c->smem_bytes : 1) ||
-        renew(&c->lmem, (size_t)c->nthreads * (c->lmem_bytes ? c->lmem_bytes : 1)) ||
-        renew(&c->regs, nw * c->regs_bytes) || renew(&c->preds, nw * c->preds_per_warp * sizeof *c->preds) ||
-        (k->frame_stride && renew(&c->frames, nw * (size_t)k->warp_size * k->frame_stride)))
-        return -1;
+    c->warps = renew(keep.warps, nw * sizeof *c->warps);
+    c->smem = renew(keep.smem, c->smem_bytes ? c->smem_bytes : 1);
+    c->lmem = renew(keep.lmem, (size_t)c->nthreads * (c->lmem_bytes ? c->lmem_bytes : 1));
+    c->regs = renew(keep.regs, nw * c->regs_bytes);
+    c->preds = renew(keep.preds, nw * c->preds_per_warp * sizeof *c->preds);
+    if (k->frame_stride) c->frames = renew(keep.frames, nw * (size_t)k->warp_size * k->frame_stride);
+    if (!c->warps || !c->smem || !c->lmem || !c->regs || !c->preds || (k->frame_stride && !c->frames)) return -1;
     return cta_setup(k, c, linear, smid);
 }
 
