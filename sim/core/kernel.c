@@ -112,6 +112,35 @@ void kernel_free(Kernel *k)
 
 enum { RENEW_IN_PLACE = 256 << 10 };   /* bytes: see renew */
 
+/* A block's arrays, in bytes, all from the launch (cta_init, cta_next,
+ * cta_setup): its warps, shared memory, local memory (per thread, times
+ * its threads), registers and predicates (per warp, times its warps) and
+ * call frames (none without calls). */
+typedef struct CtaBytes {
+    size_t warps, smem, lmem, regs, preds, frames;
+    size_t regs_warp, preds_warp;   /* a warp's register bytes, its predicates (LaneMasks) */
+} CtaBytes;
+static CtaBytes cta_bytes(const Kernel *k, const Cta *c)
+{
+    const Entry *e = k->entry;
+    size_t nw = (size_t)c->nwarps;
+    CtaBytes b;
+    b.warps = nw * sizeof *c->warps;
+    b.smem = c->smem_bytes ? c->smem_bytes : 1;
+    b.lmem = (size_t)c->nthreads * (c->lmem_bytes ? c->lmem_bytes : 1);
+    b.regs_warp = k->row_off[e->nregs] ? k->row_off[e->nregs] : 8;
+    b.preds_warp = (size_t)(e->npreds ? e->npreds : 1);
+    b.regs = nw * b.regs_warp;
+    b.preds = nw * b.preds_warp * sizeof *c->preds;
+    b.frames = nw * (size_t)k->warp_size * k->frame_stride;
+    return b;
+}
+
+static int cta_arrays_ok(const Kernel *k, const Cta *c)
+{
+    return c->warps && c->smem && c->lmem && c->regs && c->preds && (!k->frame_stride || c->frames);
+}
+
 /* The block's number, ids and warps, on arrays that are allocated and
  * zeroed (cta_init, cta_next). */
 static int cta_setup(Kernel *k, Cta *c, uint64_t linear, int smid)
@@ -124,7 +153,7 @@ static int cta_setup(Kernel *k, Cta *c, uint64_t linear, int smid)
     c->smid = smid;
     int ws = k->warp_size;
     const Entry *e = k->entry;
-    size_t nr = c->regs_bytes, np = c->preds_per_warp;
+    CtaBytes b = cta_bytes(k, c);
     for (int i = 0; i < c->nwarps; i++) {
         Warp *w = &c->warps[i];
         w->id = i;
@@ -135,8 +164,8 @@ static int cta_setup(Kernel *k, Cta *c, uint64_t linear, int smid)
         w->live = w->valid;
         w->frame_bytes = e->frame_bytes;
         if (k->frame_stride) w->fmem = c->frames + (size_t)i * (size_t)ws * k->frame_stride;
-        w->rb = c->regs + (size_t)i * nr;
-        w->p = c->preds + (size_t)i * np;
+        w->rb = c->regs + (size_t)i * b.regs_warp;
+        w->p = c->preds + (size_t)i * b.preds_warp;
         simt_init(&w->simt, 0, w->valid);
     }
     c->live_warps = c->nwarps;
@@ -149,26 +178,22 @@ static int cta_setup(Kernel *k, Cta *c, uint64_t linear, int smid)
 
 int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
 {
-    const uint32_t *b = k->spec->block;
+    const uint32_t *bl = k->spec->block;
     memset(c, 0, sizeof *c);
-    c->nthreads = (int)(b[0] * b[1] * b[2]);
-    int ws = k->warp_size;
-    c->nwarps = (c->nthreads + ws - 1) / ws;
-    c->warps = calloc((size_t)c->nwarps, sizeof *c->warps);
+    c->nthreads = (int)(bl[0] * bl[1] * bl[2]);
+    c->nwarps = (c->nthreads + k->warp_size - 1) / k->warp_size;
     c->smem_bytes = program_launch_shared(k->prog, k->spec);   /* static + dynamic (shared=) */
     c->lmem_bytes = k->entry->local_bytes;
     /* Shared and local memory start zeroed so every run is deterministic
      * (real hardware leaves them undefined). */
-    c->smem = calloc(1, c->smem_bytes ? c->smem_bytes : 1);
-    c->lmem = calloc((size_t)c->nthreads, c->lmem_bytes ? c->lmem_bytes : 1);
-    const Entry *e = k->entry;
-    c->regs_bytes = k->row_off[e->nregs] ? k->row_off[e->nregs] : 8;
-    c->preds_per_warp = (size_t)(e->npreds ? e->npreds : 1);
-    c->regs = calloc((size_t)c->nwarps, c->regs_bytes);
-    c->preds = calloc((size_t)c->nwarps * c->preds_per_warp, sizeof *c->preds);
-    if (k->frame_stride) c->frames = calloc((size_t)c->nwarps * (size_t)ws, k->frame_stride);
-    if (!c->warps || !c->smem || !c->lmem || !c->regs || !c->preds || (k->frame_stride && !c->frames)) return -1;
-    return cta_setup(k, c, linear, smid);
+    CtaBytes b = cta_bytes(k, c);
+    c->warps = calloc(1, b.warps);
+    c->smem = calloc(1, b.smem);
+    c->lmem = calloc(1, b.lmem);
+    c->regs = calloc(1, b.regs);
+    c->preds = calloc(1, b.preds);
+    if (k->frame_stride) c->frames = calloc(1, b.frames);
+    return cta_arrays_ok(k, c) ? cta_setup(k, c, linear, smid) : -1;
 }
 
 /* Each warp's calls and SIMT stack, and the checks' record of the block. */
@@ -204,17 +229,14 @@ int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
     c->nwarps = keep.nwarps;
     c->smem_bytes = keep.smem_bytes;
     c->lmem_bytes = keep.lmem_bytes;
-    c->regs_bytes = keep.regs_bytes;
-    c->preds_per_warp = keep.preds_per_warp;
-    size_t nw = (size_t)c->nwarps;
-    c->warps = renew(keep.warps, nw * sizeof *c->warps);
-    c->smem = renew(keep.smem, c->smem_bytes ? c->smem_bytes : 1);
-    c->lmem = renew(keep.lmem, (size_t)c->nthreads * (c->lmem_bytes ? c->lmem_bytes : 1));
-    c->regs = renew(keep.regs, nw * c->regs_bytes);
-    c->preds = renew(keep.preds, nw * c->preds_per_warp * sizeof *c->preds);
-    if (k->frame_stride) c->frames = renew(keep.frames, nw * (size_t)k->warp_size * k->frame_stride);
-    if (!c->warps || !c->smem || !c->lmem || !c->regs || !c->preds || (k->frame_stride && !c->frames)) return -1;
-    return cta_setup(k, c, linear, smid);
+    CtaBytes b = cta_bytes(k, c);
+    c->warps = renew(keep.warps, b.warps);
+    c->smem = renew(keep.smem, b.smem);
+    c->lmem = renew(keep.lmem, b.lmem);
+    c->regs = renew(keep.regs, b.regs);
+    c->preds = renew(keep.preds, b.preds);
+    if (k->frame_stride) c->frames = renew(keep.frames, b.frames);
+    return cta_arrays_ok(k, c) ? cta_setup(k, c, linear, smid) : -1;
 }
 
 void cta_free(Cta *c)

@@ -108,8 +108,8 @@ struct Cta {
     int live_warps;              /* warps with live lanes */
     /* its warps' registers, predicates and frames, one allocation each
      * (Warp.rb, .p and .fmem point into them) */
-    uint8_t *regs; size_t regs_bytes;           /* per warp */
-    LaneMask *preds; size_t preds_per_warp;
+    uint8_t *regs;
+    LaneMask *preds;
     uint8_t *frames;
     int smid;
     uint32_t bar_arrived[16];    /* threads counted at each barrier (warps x warp size) */
