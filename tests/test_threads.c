@@ -506,6 +506,40 @@ static void test_caller_takes_every_task(void **state)
  * threads checks the memory safety of the lanes; the rest runs as in the
  * first pass (GPUSIM_FULL=1: the whole matrix, about 2 minutes on 2
  * cores). */
+/* The claim word a phase's threads share out its tasks by (gpu.c).  A
+ * thread woken for one phase could once read the next phase's task count
+ * beside the old phase's claim word, which had bits only for the tasks it
+ * counted, and take a task number the old phase did not have: the task
+ * then ran twice (the next phase's word was written over its claim) and
+ * `done` counted one too many, so the calling thread waited for ever (seen
+ * once in test_threads' fermi.ini launch of 15 lanes; gdb: done 16 of 15).
+ * Now the count comes with the phase's number in one word (Pool.go), and
+ * the claim word has the task numbers a phase does not have taken from
+ * its start: whatever count a thread believes, it can take only its
+ * phase's tasks, each once.  Stepped by hand here, the interleaving that
+ * hung. */
+static void test_claim_word(void **state)
+{
+    (void)state;
+    _Atomic uint64_t c = claim_open(147, 6);      /* a memory phase: 6 partition lanes */
+    for (int i = 0; i < 6; i++) assert_int_equal(claim_take(&c, 147, i), 1);
+    for (int i = 0; i < 6; i++) assert_int_equal(claim_take(&c, 147, i), 0);   /* each once */
+    /* the late thread: phase 147's word, the next phase's 15 tasks */
+    for (int i = 6; i < 15; i++) assert_int_equal(claim_take(&c, 147, i), 0);
+    assert_int_equal(claim_take(&c, 147, 23), 0);             /* the word's last task bit */
+    assert_int_equal(claim_take(&c, 146, 0), -1);            /* an older phase's thread */
+    /* the next phase: its 15 tasks, each once, none past them */
+    c = claim_open(148, 15);
+    assert_int_equal(claim_take(&c, 147, 7), -1);
+    for (int i = 0; i < 15; i++) assert_int_equal(claim_take(&c, 148, i), 1);
+    for (int i = 0; i < 24; i++) assert_int_equal(claim_take(&c, 148, i), 0);
+    /* 24 tasks fill the word; a phase's number wraps at 2^40 */
+    c = claim_open(9, 24);
+    assert_int_equal(claim_take(&c, 9, 23), 1);
+    assert_int_equal(claim_take(&c, 9 + (1ull << 40), 0), 1);
+    assert_int_equal(claim_open(1, 0) & ((1ull << 24) - 1), (1ull << 24) - 1);   /* no tasks: all taken */
+}
+
 int main(void)
 {
     nkernels = list_dir("kernels", ".s", kernels, MAX_FILES);
@@ -529,6 +563,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest){ "lane_count", test_lane_count, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "caller_takes_every_task", test_caller_takes_every_task, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "lanes_past_the_claim_word", test_lanes_past_the_claim_word, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "claim_word", test_claim_word, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "prefetch_pays", test_prefetch_pays, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "prefetch_changes_nothing", test_prefetch_changes_nothing, NULL, NULL, NULL };
     int rc = _cmocka_run_group_tests("threads", tests, (size_t)n, NULL, NULL);

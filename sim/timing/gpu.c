@@ -42,9 +42,37 @@ typedef struct Pool Pool;
 
 /* The claim word: a phase's number in its high bits (a thread that missed
  * a phase would have to sleep through 2^40 phases, days of simulation, to
- * see its number again), a bit per task in the low ones. */
+ * see its number again), a bit per task in the low ones, set when the
+ * task is taken - and, from the phase's start, for the task numbers it
+ * does not have (claim_open), so nobody can take one of those whatever
+ * count of tasks it believes the phase has. */
 enum { CLAIM_TASKS = 24 };
 #define CLAIM_GEN_BITS (64 - CLAIM_TASKS)
+
+/* The phase word (Pool.go): the phase's number above GO_N_BITS, its
+ * number of tasks below, so a thread learns both in one load: the count
+ * it acts on is always its phase's (with a separate count a thread woken
+ * for one phase could read the next one's, and run a task twice). */
+enum { GO_N_BITS = 20 };
+static inline uint64_t go_word(uint64_t gen, int n) { return gen << GO_N_BITS | (uint64_t)n; }
+static inline uint64_t go_gen(uint64_t go) { return go >> GO_N_BITS; }
+static inline int go_tasks(uint64_t go) { return (int)(go & ((1ull << GO_N_BITS) - 1)); }
+
+uint64_t claim_open(uint64_t gen, int n)
+{
+    uint64_t tasks = (1ull << CLAIM_TASKS) - 1, none = n >= CLAIM_TASKS ? 0 : tasks & ~0ull << n;
+    return (gen & ((1ull << CLAIM_GEN_BITS) - 1)) << CLAIM_TASKS | none;
+}
+
+int claim_take(_Atomic uint64_t *claim, uint64_t gen, int i)
+{
+    uint64_t g = gen & ((1ull << CLAIM_GEN_BITS) - 1), c = atomic_load(claim);
+    for (;;) {
+        if (c >> CLAIM_TASKS != g) return -1;
+        if (c >> i & 1) return 0;
+        if (atomic_compare_exchange_weak(claim, &c, c | 1ull << i)) return 1;
+    }
+}
 
 typedef struct Lane {
     Timing t;                /* lane 0: the launch's; others a copy with k and st their own */
@@ -109,9 +137,8 @@ struct Pool {
     MemLaneFn mem_fn;
     void *mem_arg;
     int mem_n;
-    _Atomic uint64_t go;     /* phases started */
+    _Atomic uint64_t go;     /* the current phase's number and tasks (go_word) */
     _Atomic int done;        /* tasks of the current phase done */
-    _Atomic int ntasks;      /* tasks of the current phase */
     _Atomic uint64_t claim;  /* the phase's number (low CLAIM_GEN_BITS) << CLAIM_TASKS | a bit per task taken */
     _Atomic int quit;
     _Atomic int sleeping;    /* threads asleep (or about to be) on cv */
@@ -240,22 +267,12 @@ static void run_task(Pool *pl, int i)
     else pl->mem_fn(pl->mem_arg, i);
 }
 
-/* Take task i of phase gen: 1 taken, 0 someone has it, -1 the phase is over. */
-static int claim_task(Pool *pl, uint64_t gen, int i)
+/* Lane `home`'s thread's part of the phase `go` (a go_word): its own
+ * task, then any not taken yet. */
+static void take_tasks(Pool *pl, uint64_t go, int home)
 {
-    uint64_t g = gen & ((1ull << CLAIM_GEN_BITS) - 1), c = atomic_load(&pl->claim);
-    for (;;) {
-        if (c >> CLAIM_TASKS != g) return -1;
-        if (c >> i & 1) return 0;
-        if (atomic_compare_exchange_weak(&pl->claim, &c, c | 1ull << i)) return 1;
-    }
-}
-
-/* Lane `home`'s thread's part of phase gen: its own task, then any not
- * taken yet. */
-static void take_tasks(Pool *pl, uint64_t gen, int home)
-{
-    int n = atomic_load(&pl->ntasks);
+    uint64_t gen = go_gen(go);
+    int n = go_tasks(go);
     if (pl->n > CLAIM_TASKS) {           /* no claim word: each lane's task on its own thread */
         if (home < n) run_task(pl, home);
         if (home && home < n) { atomic_fetch_add(&pl->done, 1); wake_sleepers(pl); }
@@ -264,7 +281,7 @@ static void take_tasks(Pool *pl, uint64_t gen, int home)
     for (int k = -1; k < n; k++) {          /* its own first (k = -1), then the others in order */
         int i = k < 0 ? home : k;
         if (i >= n || (k >= 0 && i == home)) continue;
-        int r = claim_task(pl, gen, i);
+        int r = claim_take(&pl->claim, gen, i);
         if (r < 0) return;
         if (!r) continue;
         run_task(pl, i);
@@ -302,13 +319,12 @@ static void pool_run(Pool *pl, int phase)
     int n = phase == 0 ? pl->n : pl->mem_n;
     pl->phase = phase;
     if (pl->n == 1) { run_task(pl, 0); return; }
-    atomic_store(&pl->ntasks, n);
     atomic_store(&pl->done, 0);
-    uint64_t gen = atomic_load(&pl->go) + 1;
-    atomic_store(&pl->claim, (gen & ((1ull << CLAIM_GEN_BITS) - 1)) << CLAIM_TASKS);
-    atomic_store(&pl->go, gen);
+    uint64_t go = go_word(go_gen(atomic_load(&pl->go)) + 1, n);
+    atomic_store(&pl->claim, claim_open(go_gen(go), n));
+    atomic_store(&pl->go, go);
     wake_sleepers(pl);
-    take_tasks(pl, gen, 0);
+    take_tasks(pl, go, 0);
     /* with no claim word, the other threads with a task count themselves */
     sleep_until(&pl->lane[0], done_ready, (uint64_t)(pl->n > CLAIM_TASKS ? n - 1 : n));
 }
@@ -378,7 +394,7 @@ static int merge_phase(Pool *pl, Kernel *k, MemSys *ms)
 static void pool_stop(Pool *pl)
 {
     atomic_store(&pl->quit, 1);
-    atomic_fetch_add(&pl->go, 1);
+    atomic_store(&pl->go, go_word(go_gen(atomic_load(&pl->go)) + 1, 0));
     if (pl->sync_ok) wake_sleepers(pl);
     for (int i = 1; i < pl->n; i++)
         if (pl->lane[i].started) pthread_join(pl->lane[i].th, NULL);

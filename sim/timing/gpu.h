@@ -82,5 +82,11 @@ void gpu_test_idle_workers(int on);
  * sm_prefetch): -1 where sm_prefetch_pays (the default), 0 never, 1 always.
  * It changes no result (test_threads). */
 void gpu_test_prefetch(int mode);
+/* How the threads of a launch share out a phase's tasks (gpu.c, Pool):
+ * the claim word of phase `gen` with n tasks, and a thread's attempt to
+ * take task i of phase gen from it: 1 taken, 0 taken already (or not one
+ * of the phase's), -1 the word is another phase's.  Here for test_threads. */
+uint64_t claim_open(uint64_t gen, int n);
+int claim_take(_Atomic uint64_t *claim, uint64_t gen, int i);
 
 #endif
