@@ -54,6 +54,8 @@ enum { CLAIM_TASKS = 24 };
  * it acts on is always its phase's (with a separate count a thread woken
  * for one phase could read the next one's, and run a task twice). */
 enum { GO_N_BITS = 20 };
+_Static_assert(GPU_MAX_THREADS < (1 << GO_N_BITS), "a phase's task count fits its word");
+_Static_assert(CLAIM_TASKS < 64, "the claim word has bits for the phase's number");
 static inline uint64_t go_word(uint64_t gen, int n) { return gen << GO_N_BITS | (uint64_t)n; }
 static inline uint64_t go_gen(uint64_t go) { return go >> GO_N_BITS; }
 static inline int go_tasks(uint64_t go) { return (int)(go & ((1ull << GO_N_BITS) - 1)); }
