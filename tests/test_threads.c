@@ -540,6 +540,31 @@ static void test_claim_word(void **state)
     assert_int_equal(claim_open(1, 0) & ((1ull << 24) - 1), (1ull << 24) - 1);   /* no tasks: all taken */
 }
 
+/* How long a waiting thread spins (gpu_spin_next).  The rule was once
+ * relative: a wait over four times the spin halved it.  A memory-bound
+ * launch's worker waits 20-100 us at every phase while the calling thread
+ * runs the memory side, so once a few long waits (a fresh process's page
+ * faults) had brought the spin under 5 us it could only shrink: hopper
+ * transpose_naive 2048² on 2 threads then slept 294 K times, its caller
+ * paying a wake-up at each phase, and took 8.2-9.2 s against 4.7-5.3 s on
+ * one thread.  Now only a wait of a millisecond or more (the other thread
+ * had no core) shortens the spin. */
+static void test_spin_next(void **state)
+{
+    (void)state;
+    assert_true(gpu_spin_next(1e-6, 21e-6) == 2e-6);          /* the worker's usual wait: longer */
+    assert_true(gpu_spin_next(6.25e-6, 100e-6) == 12.5e-6);
+    assert_true(gpu_spin_next(150e-6, 900e-6) == 200e-6);     /* at most 200 us */
+    assert_true(gpu_spin_next(200e-6, 200e-6) == 200e-6);
+    assert_true(gpu_spin_next(200e-6, 4e-3) == 100e-6);       /* no core for it: shorter */
+    assert_true(gpu_spin_next(1.5625e-6, 4e-3) == 0.78125e-6);   /* halved while over 1 us, */
+    assert_true(gpu_spin_next(0.78125e-6, 4e-3) == 0.78125e-6);  /* no further */
+    /* from the bottom, 9 waits of 21 us bring it back to the top */
+    double s = 0.78125e-6;
+    for (int i = 0; i < 9; i++) s = gpu_spin_next(s, 21e-6);
+    assert_true(s == 200e-6);
+}
+
 int main(void)
 {
     nkernels = list_dir("kernels", ".s", kernels, MAX_FILES);
@@ -550,7 +575,7 @@ int main(void)
         nconfigs = 1;
         max_threads = 2;
     }
-    struct CMUnitTest tests[MAX_FILES + 12];
+    struct CMUnitTest tests[MAX_FILES + 16];
     int n = 0;
     for (int i = 0; i < nconfigs; i++) tests[n++] = (struct CMUnitTest){ configs[i], test_config, NULL, NULL, configs[i] };
     tests[n++] = (struct CMUnitTest){ "order_sensitive", test_order_sensitive, NULL, NULL, NULL };
@@ -564,6 +589,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest){ "caller_takes_every_task", test_caller_takes_every_task, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "lanes_past_the_claim_word", test_lanes_past_the_claim_word, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "claim_word", test_claim_word, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "spin_next", test_spin_next, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "prefetch_pays", test_prefetch_pays, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "prefetch_changes_nothing", test_prefetch_changes_nothing, NULL, NULL, NULL };
     int rc = _cmocka_run_group_tests("threads", tests, (size_t)n, NULL, NULL);

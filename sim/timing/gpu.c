@@ -114,10 +114,10 @@ typedef struct Lane {
  * launch of more than CLAIM_TASKS lanes runs each lane's task on the
  * lane's own thread.)  A waiter spins while the other side
  * works (a phase takes microseconds), then sleeps on the condition
- * variable.  How long it spins adapts, per lane, between 1 and 200 us: a
- * wait that outlasted the spin but not by much (the other thread was
- * running, only slower) doubles it; one that lasted far longer (the other
- * thread had no core: more threads than free cores) halves it. */
+ * variable.  How long it spins adapts, per lane, between 1 and 200 us
+ * (gpu_spin_next): a wait under a millisecond (the other thread was
+ * running, only slower) doubles it; a longer one (the other thread had no
+ * core: more threads than free cores) halves it. */
 struct Pool {
     Lane *lane;
     int n;
@@ -166,6 +166,21 @@ static inline void cpu_relax(void)
 static int go_ready(Pool *pl, uint64_t old);
 static int done_ready(Pool *pl, uint64_t n);
 
+/* How long a waiter spins: at most SPIN_MAX_S.  A wait that ended within
+ * SPIN_NO_CORE_S of its start found the other thread running, only slower
+ * than the spin (the memory side's serial part, a busy SM phase): spinning
+ * longer would have saved the sleep and the wake-up, so the spin doubles.
+ * A longer one means the other thread had no core (more threads than free
+ * cores): the spin halves, down to 1 us, and leaves the core to it. */
+#define SPIN_MAX_S 200e-6
+#define SPIN_NO_CORE_S 1e-3
+
+double gpu_spin_next(double spin_s, double waited_s)
+{
+    if (waited_s < SPIN_NO_CORE_S) return spin_s * 2 < SPIN_MAX_S ? spin_s * 2 : SPIN_MAX_S;
+    return spin_s > 1e-6 ? spin_s * 0.5 : spin_s;
+}
+
 /* Spin until ready, then sleep until it is. */
 static void sleep_until(Lane *ln, int (*ready)(Pool *, uint64_t), uint64_t arg)
 {
@@ -184,9 +199,7 @@ static void sleep_until(Lane *ln, int (*ready)(Pool *, uint64_t), uint64_t arg)
     while (!ready(pl, arg)) pthread_cond_wait(&pl->cv, &pl->lock);
     atomic_fetch_sub(&pl->sleeping, 1);
     pthread_mutex_unlock(&pl->lock);
-    double waited = seconds() - start;
-    if (waited < 4 * ln->spin_s) ln->spin_s = ln->spin_s * 2 < 200e-6 ? ln->spin_s * 2 : 200e-6;
-    else if (ln->spin_s > 1e-6) ln->spin_s *= 0.5;
+    ln->spin_s = gpu_spin_next(ln->spin_s, seconds() - start);
 }
 
 /* After changing go or done: wake whoever sleeps (their check and our
@@ -434,7 +447,7 @@ static int pool_start(Pool *pl, int n, Sm *sms, int nsms, Timing *t, MemSys *ms,
         ln->lo = (int)((int64_t)nsms * i / n);
         ln->hi = (int)((int64_t)nsms * (i + 1) / n);
         ln->step_last = t->now ? t->now - 1 : 0;
-        ln->spin_s = n <= gpu_threads_default() ? 200e-6 : 2e-6;
+        ln->spin_s = n <= gpu_threads_default() ? SPIN_MAX_S : 2e-6;
         for (int s = ln->lo; s < ln->hi; s++) pl->lane_of[s] = i;
         ln->wake = calloc((size_t)(ln->hi - ln->lo > 0 ? ln->hi - ln->lo : 1), sizeof *ln->wake);
         ln->roomy = calloc((size_t)(ln->hi - ln->lo > 0 ? ln->hi - ln->lo : 1), sizeof *ln->roomy);

@@ -88,5 +88,8 @@ void gpu_test_prefetch(int mode);
  * of the phase's), -1 the word is another phase's.  Here for test_threads. */
 uint64_t claim_open(uint64_t gen, int n);
 int claim_take(_Atomic uint64_t *claim, uint64_t gen, int i);
+/* A waiting thread's next spin, in seconds, after a wait that outlasted
+ * spin_s and took waited_s in all (gpu.c: sleep_until).  For test_threads. */
+double gpu_spin_next(double spin_s, double waited_s);
 
 #endif
