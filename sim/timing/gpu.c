@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/base/cpus.h"
 #include "sim/base/grow.h"
 #include "sim/core/exec.h"
 #include "sim/core/printf.h"
@@ -545,10 +546,19 @@ static void lap(double *mark, double *to)
     *mark = now;
 }
 
+/* The CPUs this process may use (cpus.h: affinity and cgroup quota
+ * included), asked once: a sweep asks at every point, each launch's pool
+ * too.  (Two threads asking at once both compute the same.) */
 int gpu_threads_default(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > GPU_MAX_THREADS ? GPU_MAX_THREADS : (int)n;
+    static atomic_int known;
+    int n = atomic_load(&known);
+    if (n == 0) {
+        n = host_cpus();
+        if (n > GPU_MAX_THREADS) n = GPU_MAX_THREADS;
+        atomic_store(&known, n);
+    }
+    return n;
 }
 
 int gpu_threads_share(int requested, int jobs, int cores)

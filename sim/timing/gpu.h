@@ -66,7 +66,8 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
                    const Observer *obs, const GpuStep *step, uint64_t *now, uint64_t max_cycles,
                    struct Checker *chk, const GpuHost *host, Fault *fault);
 
-/* --threads' default: the machine's online cores, at most GPU_MAX_THREADS. */
+/* --threads' default: the CPUs this process may use (sim/base/cpus.h: its
+ * affinity mask and cgroup CPU quota counted), at most GPU_MAX_THREADS. */
 #define GPU_MAX_THREADS 64
 #define GPU_MAX_THREADS_TEXT "64"
 int gpu_threads_default(void);
