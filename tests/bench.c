@@ -2,7 +2,9 @@
  *
  * For each run: simulated cycles, warp instructions, host seconds (median
  * of REPEATS), simulated warp instructions per host second and simulated
- * cycles per host second.  Host time is measured here, never in the
+ * cycles per host second; for timing runs the same on 2 host threads,
+ * each run paired with a 1-thread one, and the median of the pairs'
+ * speedups.  Host time is measured here, never in the
  * simulator's reports, which stay bit-for-bit deterministic.
  *
  * `build/bench --check races` (or any --check LIST of the binary: races,
@@ -75,33 +77,64 @@ static int parse_checks(int argc, char **argv)
     return f;
 }
 
-/* Run be REPEATS times at `threads`; returns the median host seconds and
- * fills cycles, inst and (median run's) phase times. */
-static double timed(const Bench *be, const Program *p, const Config *cfg, int checks, int threads, uint64_t *cycles,
-                    uint64_t *inst, GpuHostTimes *phases, int *failed)
+/* One run of be at `threads`: host seconds; fills cycles, inst and the
+ * phase times. */
+static double run_once(const Bench *be, const Program *p, const Config *cfg, int checks, int threads, uint64_t *cycles,
+                       uint64_t *inst, GpuHostTimes *phases, int *failed)
 {
-    double t[REPEATS];
-    GpuHostTimes ph[REPEATS];
     DiagList dl = { 0 };
-    for (int r = 0; r < REPEATS; r++) {
-        Run run;
-        memset(&ph[r], 0, sizeof ph[r]);
-        RunOptions o = { .functional = be->functional, .checks = checks, .threads = threads, .host_times = &ph[r] };
-        double t0 = seconds();
-        int rc = run_program(&run, p, cfg, be->config, &o, &dl);
-        t[r] = seconds() - t0;
-        if (rc != RUN_OK) { *failed = 1; fprintf(stderr, "%s: exit %d\n", be->kernel, rc); }
-        *cycles = run.stats.cycles;
-        *inst = run.stats.inst;
-        run_free(&run);
-    }
+    Run run;
+    memset(phases, 0, sizeof *phases);
+    RunOptions o = { .functional = be->functional, .checks = checks, .threads = threads, .host_times = phases };
+    double t0 = seconds();
+    int rc = run_program(&run, p, cfg, be->config, &o, &dl);
+    double t = seconds() - t0;
+    if (rc != RUN_OK) { *failed = 1; fprintf(stderr, "%s: exit %d\n", be->kernel, rc); }
+    *cycles = run.stats.cycles;
+    *inst = run.stats.inst;
+    run_free(&run);
     diag_free(&dl);
+    return t;
+}
+
+/* The median of n values, and which of them it is. */
+static double median(const double *v, int n, int *at)
+{
     double sorted[REPEATS];
-    memcpy(sorted, t, sizeof t);
-    qsort(sorted, REPEATS, sizeof sorted[0], cmp_double);
-    for (int r = 0; r < REPEATS; r++)
-        if (t[r] == sorted[REPEATS / 2]) *phases = ph[r];
-    return sorted[REPEATS / 2];
+    memcpy(sorted, v, (size_t)n * sizeof *v);
+    qsort(sorted, (size_t)n, sizeof sorted[0], cmp_double);
+    for (int r = 0; r < n; r++)
+        if (v[r] == sorted[n / 2]) *at = r;
+    return sorted[n / 2];
+}
+
+/* Run be REPEATS times on 1 thread and, when two2 is set, each time
+ * straight after on 2 threads (interleaved: this shared VM's speed drifts
+ * within minutes, and 1-thread runs all before the 2-thread ones once
+ * made a drift look like a speedup or a loss).  Medians of each; the
+ * speedup is the median of the pairs' ratios; the phase times are the
+ * median runs'. */
+static void timed(const Bench *be, const Program *p, const Config *cfg, int checks, int two2, uint64_t *cycles,
+                  uint64_t *inst, double *med1, double *med2, double *speedup, GpuHostTimes *ph1, GpuHostTimes *ph2,
+                  int *failed)
+{
+    double t1[REPEATS], t2[REPEATS], ratio[REPEATS];
+    GpuHostTimes p1[REPEATS], p2[REPEATS];
+    for (int r = 0; r < REPEATS; r++) {
+        t1[r] = run_once(be, p, cfg, checks, 1, cycles, inst, &p1[r], failed);
+        if (two2) {
+            t2[r] = run_once(be, p, cfg, checks, 2, cycles, inst, &p2[r], failed);
+            ratio[r] = t1[r] / t2[r];
+        }
+    }
+    int at = 0;
+    *med1 = median(t1, REPEATS, &at);
+    *ph1 = p1[at];
+    *med2 = *speedup = 0;
+    if (!two2) return;
+    *med2 = median(t2, REPEATS, &at);
+    *ph2 = p2[at];
+    *speedup = median(ratio, REPEATS, &at);
 }
 
 int main(int argc, char **argv)
@@ -124,10 +157,11 @@ int main(int argc, char **argv)
         if (!p) { diag_print(&dl, stderr); return 2; }
         uint64_t cycles = 0, inst = 0;
         GpuHostTimes ph = { 0 }, ph2 = { 0 };
-        double med = timed(be, p, &cfg, checks, 1, &cycles, &inst, &ph, &failed);
-        /* the same launch on 2 host threads (issue 17): identical output,
-         * less wall time; checks keep one thread, so they are not re-run */
-        double med2 = be->functional || checks ? 0 : timed(be, p, &cfg, checks, 2, &cycles, &inst, &ph2, &failed);
+        double med, med2, speedup;
+        /* the same launch on 2 host threads too (issue 17): identical
+         * output, less wall time; checks keep one thread, so they are not
+         * re-run */
+        timed(be, p, &cfg, checks, !be->functional && !checks, &cycles, &inst, &med, &med2, &speedup, &ph, &ph2, &failed);
         char size[64] = "", split[192] = "-";
         for (int i = 0; i < be->ndefs; i++)
             snprintf(size + strlen(size), sizeof size - strlen(size), "%s%s=%s", i ? " " : "", be->defs[i].name, be->defs[i].value);
@@ -143,14 +177,15 @@ int main(int argc, char **argv)
         printf("%-20s %-22s %-18s %-10s %10llu %11llu %8.3f %12.0f %11.0f ", be->config, name, size,
                be->functional ? "functional" : "timing", (unsigned long long)cycles, (unsigned long long)inst, med,
                inst / med, be->functional ? 0.0 : cycles / med);
-        if (med2 > 0) printf("%8.3f %6.2fx  %s\n", med2, med / med2, split);
+        if (med2 > 0) printf("%8.3f %6.2fx  %s\n", med2, speedup, split);
         else printf("%8s %7s  %s\n", "-", "-", split);
         fflush(stdout);
         program_free(p);
         diag_free(&dl);
     }
     printf("(host seconds: median of %d runs, including buffer setup and the host-reference check; 2 thr s: the same\n"
-           " with --threads 2; the split: where a one-thread run's cycle loop spent its time, and a 2-thread run's\n"
-           " phases in seconds, docs/parallel.md)\n", REPEATS);
+           " with --threads 2, each run straight after a 1-thread one; speedup: the median of those pairs' ratios;\n"
+           " the split: where a one-thread run's cycle loop spent its time, and a 2-thread run's phases in seconds,\n"
+           " docs/parallel.md)\n", REPEATS);
     return failed;
 }
