@@ -1,8 +1,8 @@
 /* test_cpus.c - how many CPUs the process may use (sim/base/cpus.h): the
  * quota arithmetic, cgroup v2's cpu.max, the mountinfo and cgroup lines of
  * the layouts seen in practice (cgroup v2 only; v1 and v2 side by side, as
- * on the project's VM; docker's v1 with cpu,cpuacct), and host_cpus under
- * an affinity mask of one CPU. */
+ * on the project's VM; docker's v1 with cpu,cpuacct), the walk up a
+ * hand-made cgroup tree, and host_cpus under an affinity mask of one CPU. */
 #ifdef __linux__
 #define _GNU_SOURCE                     /* sched_setaffinity */
 #include <sched.h>
@@ -13,7 +13,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/base/cpus.h"
@@ -97,6 +100,65 @@ static void test_cgroup_paths(void **state)
     assert_string_equal(path, "/v2");
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A hand-made hierarchy: the mount point limits 4 CPUs, /a 2.5 (so 3),
+ * /a/b none ("max"): the process in /a/b gets the least, 3; in /a/b/c (no
+ * files there) 3 too; at the top 4.  Under cgroup v1, quota and period
+ * files.  A path outside the mount's root reads the mount point only. */
+static void test_quota_walk(void **state)
+{
+    (void)state;
+    char top[] = "/tmp/gpusim-cpus-XXXXXX", a[64], b[64], c[64];
+    assert_non_null(mkdtemp(top));
+    snprintf(a, sizeof a, "%s/a", top);
+    snprintf(b, sizeof b, "%s/a/b", top);
+    snprintf(c, sizeof c, "%s/a/b/c", top);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    assert_int_equal(mkdir(c, 0700), 0);
+    put(top, "cpu.max", "400000 100000\n");
+    put(a, "cpu.max", "250000 100000\n");
+    put(b, "cpu.max", "max 100000\n");
+    assert_int_equal(cpus_cgroup_quota(top, "/", "/a/b", 0), 3);
+    assert_int_equal(cpus_cgroup_quota(top, "/", "/a/b/c", 0), 3);
+    assert_int_equal(cpus_cgroup_quota(top, "/", "/", 0), 4);
+    assert_int_equal(cpus_cgroup_quota(top, "/docker/x", "/docker/x/a", 0), 3);   /* below a mount's own root */
+    assert_int_equal(cpus_cgroup_quota(top, "/docker/x", "/elsewhere/a", 0), 4);  /* outside it */
+    assert_int_equal(cpus_cgroup_quota(top, "/docker/x", "/docker/xa", 0), 4);    /* a sibling, not below it */
+    put(a, "cpu.max", "100000 100000\n");
+    assert_int_equal(cpus_cgroup_quota(top, "/", "/a/b", 0), 1);
+    put(top, "cpu.max", "100000 100000\n");                                       /* above a mount at a: not read */
+    put(a, "cpu.max", "300000 100000\n");
+    assert_int_equal(cpus_cgroup_quota(a, "/", "/b", 0), 3);
+    put(b, "cpu.cfs_quota_us", "200000\n");                                       /* cgroup v1 */
+    put(b, "cpu.cfs_period_us", "100000\n");
+    put(top, "cpu.cfs_quota_us", "-1\n");
+    put(top, "cpu.cfs_period_us", "100000\n");
+    assert_int_equal(cpus_cgroup_quota(top, "/", "/a/b", 1), 2);
+    assert_int_equal(cpus_cgroup_quota(top, "/", "/", 1), 0);                       /* -1: no limit */
+    const char *files[][2] = { { b, "cpu.max" }, { b, "cpu.cfs_quota_us" }, { b, "cpu.cfs_period_us" },
+                               { a, "cpu.max" }, { top, "cpu.max" }, { top, "cpu.cfs_quota_us" },
+                               { top, "cpu.cfs_period_us" } };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", files[i][0], files[i][1]);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(c), 0);
+    assert_int_equal(rmdir(b), 0);
+    assert_int_equal(rmdir(a), 0);
+    assert_int_equal(rmdir(top), 0);
+}
+
 /* An affinity mask of one CPU (taskset -c N) leaves one, whatever the
  * machine has; the mask restored, host_cpus is back where it was. */
 static void test_affinity(void **state)
@@ -127,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_cpu_max),
         cmocka_unit_test(test_mounts),
         cmocka_unit_test(test_cgroup_paths),
+        cmocka_unit_test(test_quota_walk),
         cmocka_unit_test(test_affinity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -132,24 +132,15 @@ static int read_text(const char *path, char *buf, int size)
     return n > 0;
 }
 
-/* The least CPU quota from the process's cgroup up to the root the mount
- * shows (a parent's limit holds for its children); 0 if none. */
-static int cgroup_cpus(int v1)
+int cpus_cgroup_quota(const char *point, const char *root, const char *path, int v1)
 {
-    char *text = malloc(TEXT_MAX);
-    char point[PATH_MAX_], root[PATH_MAX_], path[PATH_MAX_], dir[PATH_MAX_ * 2], file[PATH_MAX_ * 2 + 32];
+    char dir[PATH_MAX_ * 2], file[PATH_MAX_ * 2 + 32];
     int best = 0;
-    if (!text) return 0;
-    if (!read_text("/proc/self/mountinfo", text, TEXT_MAX) || !cpus_cgroup_mount(text, v1, point, root, PATH_MAX_) ||
-        !read_text("/proc/self/cgroup", text, TEXT_MAX) || !cpus_cgroup_path(text, v1, path, PATH_MAX_)) {
-        free(text);
-        return 0;
-    }
     /* the path below the mount's root; a path outside it (another cgroup
      * namespace): the mount point is the process's own cgroup */
     size_t nr = strcmp(root, "/") == 0 ? 0 : strlen(root);
     const char *rel = strncmp(path, root, nr) == 0 && (path[nr] == '/' || path[nr] == '\0') ? path + nr : "";
-    snprintf(dir, sizeof dir, "%s%s", point, strcmp(rel, "/") == 0 ? "" : rel);
+    if (snprintf(dir, sizeof dir, "%s%s", point, strcmp(rel, "/") == 0 ? "" : rel) >= (int)sizeof dir) return 0;
     size_t floor = strlen(point);
     for (;;) {
         int n = 0;
@@ -169,8 +160,20 @@ static int cgroup_cpus(int v1)
         if (!slash || (size_t)(slash - dir) < floor) break;
         *slash = '\0';
     }
-    free(text);
     return best;
+}
+
+/* The process's cgroup CPU quota in the v2 (v1 0) or v1 hierarchy; 0 if
+ * none or it cannot be read. */
+static int cgroup_cpus(int v1)
+{
+    char *text = malloc(TEXT_MAX);
+    char point[PATH_MAX_], root[PATH_MAX_], path[PATH_MAX_];
+    if (!text) return 0;
+    int found = read_text("/proc/self/mountinfo", text, TEXT_MAX) && cpus_cgroup_mount(text, v1, point, root, PATH_MAX_) &&
+                read_text("/proc/self/cgroup", text, TEXT_MAX) && cpus_cgroup_path(text, v1, path, PATH_MAX_);
+    free(text);
+    return found ? cpus_cgroup_quota(point, root, path, v1) : 0;
 }
 
 int host_cpus(void)

@@ -38,4 +38,11 @@ int cpus_cgroup_mount(const char *mountinfo, int v1, char *point, char *root, in
  * cpu controller (v1 1), into path (`size` bytes).  1 if found. */
 int cpus_cgroup_path(const char *cgroup, int v1, char *path, int size);
 
+/* The least quota (cpus_of_quota) from the cgroup `path` up to the root
+ * of the hierarchy mounted at `point` (whose mountinfo root is `root`): a
+ * parent's limit holds for its children.  Reads cpu.max (v1 0) or
+ * cpu.cfs_quota_us and cpu.cfs_period_us (v1 1) at each level; a path
+ * outside root reads the mount point's only.  0 if no level limits. */
+int cpus_cgroup_quota(const char *point, const char *root, const char *path, int v1);
+
 #endif
