@@ -3,10 +3,11 @@
 # prints one closing line: "tests: N passed, N failed".  The binaries run
 # side by side, as many at a time as the process may use CPUs (nproc: its
 # affinity mask counted; TEST_JOBS overrides it); each one's output is
-# printed, in the order given, when all are done.  (No two binaries write the same file.)  A binary still
-# running after TEST_TIMEOUT seconds (default 600; the slowest takes under
-# a minute) is stopped and fails as hung, so a deadlock fails the run with
-# its name instead of holding CI until its own limit.
+# printed, in the order given, when all are done.  (No two binaries write
+# the same file.)  A binary still running after TEST_TIMEOUT seconds
+# (default 600; the slowest takes under a minute) is stopped and fails as
+# hung, so a deadlock fails the run with its name instead of holding CI
+# until its own limit.
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 limit=${TEST_TIMEOUT:-600}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/gpusim-tests-XXXXXX") || exit 1
