@@ -196,13 +196,17 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
     return cta_arrays_ok(k, c) ? cta_setup(k, c, linear, smid) : -1;
 }
 
-/* Each warp's calls and SIMT stack, and the checks' record of the block. */
+/* Each warp's calls and SIMT stack, and the checks' record of the block
+ * (a second call finds nothing left to free). */
 static void cta_release(Cta *c)
 {
     for (int i = 0; c->warps && i < c->nwarps; i++) {
-        for (int f = 0; f < c->warps[i].ncalls; f++) { free(c->warps[i].calls[f].saved_r); free(c->warps[i].calls[f].saved_p); }
-        free(c->warps[i].calls);
-        simt_free(&c->warps[i].simt);
+        Warp *w = &c->warps[i];
+        for (int f = 0; f < w->ncalls; f++) { free(w->calls[f].saved_r); free(w->calls[f].saved_p); }
+        free(w->calls);
+        w->calls = NULL;
+        w->ncalls = w->capcalls = 0;
+        simt_free(&w->simt);
     }
     check_cta_end(c);
     c->chk = NULL;
@@ -238,6 +242,8 @@ int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
     if (k->frame_stride) c->frames = renew(keep.frames, b.frames);
     return cta_arrays_ok(k, c) ? cta_setup(k, c, linear, smid) : -1;
 }
+
+void cta_retire(Cta *c) { cta_release(c); }
 
 void cta_free(Cta *c)
 {

@@ -186,6 +186,10 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid);
 /* c, which ran an earlier block of k, as cta_init would make it for block
  * `linear`: its arrays kept and cleared, not allocated again. */
 int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid);
+/* A block that ran to its end: its warps' calls and SIMT stacks and its
+ * check records go (check_cta_end), its arrays stay for cta_next or
+ * cta_free. */
+void cta_retire(Cta *c);
 void cta_free(Cta *c);
 
 /* Fill k->fault for warp w at its pc (lane -1: the whole warp). */

@@ -104,7 +104,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
 void sm_free(Sm *sm)
 {
     for (int i = 0; sm->slots && i < sm->nslots; i++) scoreboard_free(&sm->slots[i].sb);
-    for (int i = 0; sm->ctas && i < sm->nctas; i++) if (sm->ctas[i].used) cta_free(&sm->ctas[i].cta);
+    for (int i = 0; sm->ctas && i < sm->nctas; i++) if (sm->ctas[i].kept) cta_free(&sm->ctas[i].cta);
     free(sm->slots);
     free(sm->ctas);
     free(sm->arena);
@@ -277,9 +277,12 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     while (ci < sm->nctas && sm->ctas[ci].used) ci++;
     if (ci == sm->nctas) return -1;
     SmCta *sc = &sm->ctas[ci];
-    memset(sc, 0, sizeof *sc);
-    if (cta_init(t->k, &sc->cta, linear, sm->id)) return -1;
+    /* a slot that held an earlier block keeps its arrays, cleared by
+     * cta_next: no allocation, and no fresh pages to fault in, a block */
+    if (sc->kept ? cta_next(t->k, &sc->cta, linear, sm->id) : cta_init(t->k, &sc->cta, linear, sm->id)) return -1;
+    sc->kept = 1;
     sc->used = 1;
+    sc->first_slot = 0;
     sc->live_warps = sc->cta.nwarps;
     sc->start = t->now;
     sc->bar_clock = 0;
@@ -345,7 +348,7 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     sched_remove(&sm->sched[sw->sched], slot);
     SmCta *sc = &sm->ctas[sw->cta];
     if (--sc->live_warps > 0) return;
-    cta_free(&sc->cta);
+    cta_retire(&sc->cta);
     sc->used = 0;
     sm->blocks_used--;
     sm->fit = -1;

@@ -69,6 +69,7 @@ _Static_assert(offsetof(SmWarp, started) < 64, "a look's fields share the record
 typedef struct SmCta {
     Cta cta;
     int used;
+    int kept;                /* cta holds arrays: this block's, or a retired one's for cta_next */
     int first_slot;
     int live_warps;
     uint64_t start;
