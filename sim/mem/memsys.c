@@ -105,8 +105,10 @@ typedef struct SmPort {
     int posted;              /* its posted records in flight */
     int sync;                /* deferred mode: it sent packets or fell asleep since memsys_sm_sync */
     uint64_t kick;           /* deferred mode: the memory side has work from this cycle on (UINT64_MAX none) */
-    /* Deferred mode: its L1-side counters since memsys_sm_sync, which adds
-     * them to MemSys.st (written only by the thread running this SM). */
+    /* Deferred mode: its L1-side counters, which memsys_stats adds to
+     * MemSys.st (written only by the thread running this SM; read on the
+     * memory side's thread only when asked for, not every cycle: each read
+     * took the SM's cache lines from the core running it). */
     MemStats st;
 } SmPort;
 
@@ -715,12 +717,11 @@ static uint64_t refusal_gen(const MemSys *m, int sm, int why)
 }
 
 /* Where the SM side counts: the memory system's counters, or in deferred
- * mode the port's own until memsys_sm_sync. */
+ * mode the port's own, added to them when they are asked for
+ * (memsys_stats): sums, the same in any order. */
 static MemStats *sm_stats(MemSys *m, SmPort *P)
 {
-    if (!m->deferred) return &m->st;
-    P->sync = 1;
-    return &P->st;
+    return m->deferred ? &P->st : &m->st;
 }
 
 static int refuse(MemSys *m, SmPort *P, int why)
@@ -1511,6 +1512,7 @@ void memsys_flush(MemSys *m)
 
 const MemStats *memsys_stats(MemSys *m)
 {
+    for (int i = 0; i < m->nsms; i++) stats_move(&m->st, &m->sm[i].st);   /* deferred mode's (sm_stats) */
     sync_stats(m);     /* the DRAM's and crossbars' counters, summed when asked for, not every step */
     /* elapsed DRAM clocks: those starting before core cycle last_now + 1 */
     m->st.dram_cycles = dram_from_core(dram_params(m->dram), m->last_now + 1) * (uint64_t)m->channels;
@@ -1529,7 +1531,6 @@ void memsys_sm_sync(MemSys *m, int lo, int hi)
         SmPort *P = &m->sm[i];
         if (!P->sync) continue;
         P->sync = 0;
-        stats_move(&m->st, &P->st);
         icnt_sync_src(m->req, i);
         if (P->listed == 2) { P->listed = 1; m->sleepers[m->nsleep++] = i; }
         if (P->kick != UINT64_MAX) {

@@ -196,8 +196,8 @@ const MemStats *memsys_stats(MemSys *m);
  * access would tell the shared side (the crossbar port has packets, the
  * memory side has work from the next cycle, the SM sleeps on a refusal)
  * waits, in deferred mode, until memsys_sm_sync(lo, hi) hands it over for
- * SMs lo..hi-1 in SM order, with the L1 counters the SMs kept meanwhile:
- * the same state as without deferral, provided
+ * SMs lo..hi-1 in SM order (the SMs' counters stay theirs until
+ * memsys_stats adds them up): the same state as without deferral, provided
  * the caller syncs every SM before the next memsys_tick or
  * memsys_next_event. */
 void memsys_set_deferred(MemSys *m, int on);
