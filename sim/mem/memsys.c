@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/base/grow.h"
 #include "sim/base/zalloc.h"
 #include "sim/mem/cache.h"
 #include "sim/mem/coalesce.h"
@@ -157,6 +158,15 @@ typedef struct MemLane {
      * gives the earliest at once. */
     uint64_t *batch_at;
     int batch_head, nbatch, batch_cap;
+    /* Its SMs (those of gpu.c's lane of the same number): their replies
+     * this step, MemSys.arr[arr_lo, arr_hi), which it hands their L1s, and
+     * the records those complete, MemSys.fin from fin_lo on (nfin), which
+     * step queues after the lanes, lane by lane: the SMs' order, as one
+     * lane gives it. */
+    int sm_lo, sm_hi;
+    int arr_lo, arr_hi;
+    int nfin;
+    CacheWaiter *woken;      /* cache_fill's answer for its SMs' fills (l1.mshr_merge entries) */
 } MemLane;
 
 typedef struct AccLine {
@@ -211,7 +221,10 @@ struct MemSys {
     uint64_t last_now;
     MemStats st;
     uint64_t flush_bytes, flush_writes;
-    CacheWaiter *woken;      /* cache_fill's answer: max(l1, l2.mshr_merge) entries */
+    IcntPacket *arr;         /* the replies a step takes from the crossbar, SM by SM (MemLane.arr_lo) */
+    int narr, caparr;
+    int *fin;                /* per lane, from its SMs' first record on: records its fills completed */
+    uint64_t *fin_at;        /* and when */
 };
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -350,6 +363,18 @@ static void rec_part(MemSys *m, int r, uint64_t when)
     if (--x->pending == 0) doneq_push(&m->done, x->done, r);
 }
 
+/* rec_part in lane L's part of a step: a completed record waits in the
+ * lane's list for step to queue it. */
+static void rec_part_lane(MemSys *m, MemLane *L, int r, uint64_t when)
+{
+    Rec *x = &m->rec[r];
+    if (when > x->done) x->done = when;
+    if (--x->pending) return;
+    int k = L->sm_lo * m->recs_per_sm + L->nfin++;
+    m->fin[k] = r;
+    m->fin_at[k] = x->done;
+}
+
 /* ---- partition lanes ---------------------------------------------------------------- */
 
 /* Add counters held apart (an SM's in deferred mode, a lane's) to `to`
@@ -402,6 +427,8 @@ void memsys_set_lanes(MemSys *m, int n, MemRunFn run, void *ctx)
         MemLane *L = &m->lane[i];
         L->c_lo = (int)((int64_t)m->channels * i / n);
         L->c_hi = (int)((int64_t)m->channels * (i + 1) / n);
+        L->sm_lo = (int)((int64_t)m->nsms * i / n);
+        L->sm_hi = (int)((int64_t)m->nsms * (i + 1) / n);
         /* between steps the lanes hold no acknowledgements or touched
          * slices (part_merge took them), only the `at`s of their channels'
          * reads in the controller (at most batch_cap distinct): gathered
@@ -496,11 +523,9 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->sl = calloc((size_t)m->slices, sizeof *m->sl);
     m->rec = zalloc((size_t)m->nrecs, sizeof *m->rec);
     int noq = doneq_init(&m->done, m->nrecs);
-    /* A fill wakes at most one MSHR's waiters; l2_fill and sm_arrivals
-     * never run inside each other, so they share the buffer. */
-    int merge = c->l1.mshr_merge > c->l2.mshr_merge ? c->l1.mshr_merge : c->l2.mshr_merge;
-    m->woken = calloc((size_t)merge, sizeof *m->woken);
-    int bad = !m->sm || !m->sleepers || !m->sl || !m->rec || noq || !m->woken;
+    m->fin = zalloc((size_t)m->nrecs, sizeof *m->fin);   /* a record completes once a step at most */
+    m->fin_at = zalloc((size_t)m->nrecs, sizeof *m->fin_at);
+    int bad = !m->sm || !m->sleepers || !m->sl || !m->rec || noq || !m->fin || !m->fin_at;
     m->l1_cfg = l1;
     /* room for the largest carve-out (memsys_set_l1_bytes): a launch's new
      * L1 geometry then reuses the arrays of an L1 nothing has used */
@@ -536,7 +561,9 @@ MemSys *memsys_create(const Config *c, int num_sms)
         L->touched = calloc((size_t)m->slices, sizeof *L->touched);
         L->batch_cap = m->ctrl_lat + 2;                          /* the `at`s in (last step, last step + ctrl_lat] */
         L->batch_at = calloc((size_t)L->batch_cap, sizeof *L->batch_at);
-        bad = !L->acks || !L->touched || !L->batch_at;
+        /* a fill wakes at most one MSHR's waiters */
+        L->woken = calloc((size_t)(c->l1.mshr_merge > 0 ? c->l1.mshr_merge : 1), sizeof *L->woken);
+        bad = !L->acks || !L->touched || !L->batch_at || !L->woken;
     }
     for (int s = 0; !bad && s < m->slices; s++) {
         Slice *x = &m->sl[s];
@@ -592,6 +619,7 @@ void memsys_destroy(MemSys *m)
         free(m->lane[i].acks);
         free(m->lane[i].touched);
         free(m->lane[i].batch_at);
+        free(m->lane[i].woken);
     }
     free(m->lane);
     free(m->ack_rec);
@@ -604,7 +632,9 @@ void memsys_destroy(MemSys *m)
     free(m->sl);
     zfree(m->rec);
     doneq_free(&m->done);
-    free(m->woken);
+    free(m->arr);
+    zfree(m->fin);
+    zfree(m->fin_at);
     free(m);
 }
 
@@ -1319,19 +1349,33 @@ static void l2_stage(MemSys *m, int s, uint64_t t)
 }
 
 /* Replies reaching SM sm by cycle t: fill the L1, wake the waiters. */
+/* The replies that have reached SM sm by step t leave the crossbar (in
+ * step's order, so the ports' room is as it was), into MemSys.arr. */
 static void sm_arrivals(MemSys *m, int sm, uint64_t t)
 {
     const IcntPacket *h;
     while ((h = icnt_head(m->rep, sm)) && h->arrive <= t) {
-        IcntPacket p = *h;
+        m->arr = grow_for_one(m->arr, &m->caparr, m->narr, sizeof *m->arr, 256);
+        m->arr[m->narr++] = *h;
         icnt_pop(m->rep, sm);
-        m->sm[sm].gen_l1++;
-        uint64_t when = t + (uint64_t)m->l1_hit;
-        if (p.kind == PK_FILL) {
-            CacheWaiter *w = m->woken;
-            int n = cache_fill(m->sm[sm].l1, p.addr, p.mask, w);
-            for (int i = 0; i < n; i++) rec_part(m, (int)w[i].id, when);
-        } else rec_part(m, p.rec, when);
+    }
+}
+
+/* Lane L's SMs take their replies of step t: each fills the L1 (and may
+ * complete the accesses waiting on the line) or completes its access.
+ * Only those SMs' L1s and records change, so lanes do this at once; what
+ * an SM reads of them (its next accesses) comes after the step. */
+static void sm_replies(MemSys *m, MemLane *L, uint64_t t)
+{
+    uint64_t when = t + (uint64_t)m->l1_hit;
+    for (int k = L->arr_lo; k < L->arr_hi; k++) {
+        const IcntPacket *p = &m->arr[k];
+        SmPort *P = &m->sm[p->dst];
+        P->gen_l1++;
+        if (p->kind == PK_FILL) {
+            int n = cache_fill(P->l1, p->addr, p->mask, L->woken);
+            for (int i = 0; i < n; i++) rec_part_lane(m, L, (int)L->woken[i].id, when);
+        } else rec_part_lane(m, L, p->rec, when);
     }
 }
 
@@ -1342,6 +1386,7 @@ static void part_lane(void *arg, int lane)
     MemSys *m = arg;
     MemLane *L = &m->lane[lane];
     uint64_t t = m->step_t;
+    sm_replies(m, L, t);
     dram_run_channels(m->dram, L->c_lo, L->c_hi);
     if (L->nbatch && L->batch_at[L->batch_head] <= t) {
         for (int c = L->c_lo; c < L->c_hi; c++) ctrl_stage(m, c, t);
@@ -1391,12 +1436,25 @@ static void part_merge(MemSys *m)
 
 static void step(MemSys *m, uint64_t t)
 {
-    for (int i = icnt_next_dst(m->rep, 0); i >= 0; i = icnt_next_dst(m->rep, i + 1)) sm_arrivals(m, i, t);
+    /* the replies, SM by SM: lane i's are arr[arr_lo, arr_hi) */
+    m->narr = 0;
+    for (int li = 0, i = icnt_next_dst(m->rep, 0); li < m->nlanes; li++) {
+        MemLane *L = &m->lane[li];
+        L->arr_lo = m->narr;
+        for (; i >= 0 && i < L->sm_hi; i = icnt_next_dst(m->rep, i + 1)) sm_arrivals(m, i, t);
+        L->arr_hi = m->narr;
+    }
     icnt_step(m->rep, t);
     dram_run_begin(m->dram, t);
     m->step_t = t;
     if (m->nlanes > 1) m->run(m->run_ctx, m->nlanes, part_lane, m);
     else part_lane(m, 0);
+    /* the records the replies completed, in the SMs' order */
+    for (int li = 0; li < m->nlanes; li++) {
+        MemLane *L = &m->lane[li];
+        for (int k = L->sm_lo * m->recs_per_sm, e = k + L->nfin; k < e; k++) doneq_push(&m->done, m->fin_at[k], m->fin[k]);
+        L->nfin = 0;
+    }
     part_merge(m);
     icnt_step(m->req, t);
 }
