@@ -688,6 +688,22 @@ static void test_random_against_brute_force(void **state)
             if (it % 4 == 3) a.addr[l] += (seed >> 50) % a.bytes;   /* misaligned lanes: the sorting path */
             if (it % 6 == 1 && l % 8) a.addr[l] = a.addr[l - 1] + (uint64_t)a.bytes * ((seed >> 60) % 3);   /* runs */
         }
+        /* whole halves, each one address or a unit-stride run (coalesce.c:
+         * halves_sectors); it % 12 == 11 with misaligned bases */
+        if (it % 12 == 5 || it % 12 == 11) {
+            a.mask = ~0u;
+            uint64_t step = a.bytes, base = a.addr[0];
+            for (int h = 0; h < 2; h++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                int unit = (seed >> 41) & 1;
+                if (h == 1) {                      /* at, just after, past or below the first half's last, or its first */
+                    uint64_t last = a.addr[W / 2 - 1], k = (seed >> 42) % 6;
+                    base = k == 0 ? last : k == 1 ? last + step : k == 2 ? last + step * ((seed >> 50) % 40) :
+                           k == 3 ? last + 4096 : k == 4 ? last - step * (1 + (seed >> 50) % 8) : a.addr[0];
+                }
+                for (int l = 0; l < W / 2; l++) a.addr[h * W / 2 + l] = base + (unit ? step * (uint64_t)l : 0);
+            }
+        }
         if (it % 6 == 4) {                        /* a whole warp ascending, and its halves alike */
             qsort(a.addr, W, sizeof a.addr[0], cmp_u64);
             if (it % 12 == 4)

@@ -144,6 +144,53 @@ static ALWAYS_INLINE int64_t ascending_sectors(const uint64_t *x, int bshift, in
     return (int64_t)distinct << bshift;
 }
 
+/* The sectors of lanes [l0, l0 + 16) of a half warp whose lanes all read
+ * x0 (broadcast) or x0 + (l - l0) * size (unit stride), appended to sec
+ * (ns of them so far): a first sector that is the last one already there
+ * takes the lanes too, as ascending_sectors' run would. */
+static ALWAYS_INLINE int half_sectors(CoalesceSector *sec, int ns, uint64_t x0, int unit, int l0, int bshift, int sshift)
+{
+    uint64_t base_of = ~((1ull << sshift) - 1), end = unit ? x0 + ((uint64_t)(WARP_MAX / 2) << bshift) : x0 + 1;
+    for (uint64_t sa = x0 & base_of; sa < end; sa += 1ull << sshift) {
+        int from = sa <= x0 ? l0 : l0 + (int)((sa - x0) >> bshift);
+        int to = !unit || sa + (1ull << sshift) >= end ? l0 + WARP_MAX / 2 : l0 + (int)((sa + (1ull << sshift) - x0) >> bshift);
+        LaneMask lanes = (to >= WARP_MAX ? ~0u : (1u << to) - 1u) & (~0u << from);
+        if (ns && sec[ns - 1].addr == sa) sec[ns - 1].lanes |= lanes;
+        else { sec[ns].addr = sa; sec[ns].lanes = lanes; ns++; }
+    }
+    return ns;
+}
+
+/* A whole warp whose halves each read one address (a row's element for
+ * two rows of a 16-wide block: naive_mm's A) or a unit-stride run (a row
+ * of a tile), the second half not below the first or the same run again
+ * (a row vector both rows read: naive_mm's B): the sectors by
+ * arithmetic, what ascending_sectors finds lane by lane.  -3 for any
+ * other warp, or a lane not aligned (ascending_sectors then says so). */
+static ALWAYS_INLINE int64_t halves_sectors(const uint64_t *x, int bshift, int sshift, Coalesced *out)
+{
+    enum { H = WARP_MAX / 2 };
+    uint64_t a = x[0], b = x[H], s0 = x[1] - a, s1 = x[H + 1] - b, size = 1ull << bshift;
+    if ((s0 && s0 != size) || (s1 && s1 != size) || ((a | b) & (size - 1))) return -3;
+    uint64_t d = 0, e0 = a, e1 = b;
+    for (int l = 0; l < H; l++, e0 += s0, e1 += s1) d |= (x[l] ^ e0) | (x[H + l] ^ e1);
+    if (d) return -3;
+    int unit0 = s0 != 0, unit1 = s1 != 0;
+    uint64_t last0 = a + (unit0 ? (uint64_t)(H - 1) << bshift : 0);
+    CoalesceSector *sec = out->sector;
+    if (b < last0) {                          /* below the first half's last lane: only the same run again */
+        if (b != a || !unit1) return -3;
+        int ns = half_sectors(sec, 0, a, 1, 0, bshift, sshift);
+        for (int i = 0; i < ns; i++) sec[i].lanes |= sec[i].lanes << H;
+        out->nsectors = ns;
+        return (int64_t)H << bshift;
+    }
+    int ns = half_sectors(sec, 0, a, unit0, 0, bshift, sshift);
+    out->nsectors = half_sectors(sec, ns, b, unit1, H, bshift, sshift);
+    int64_t distinct = (unit0 ? H : 1) + (unit1 ? H : 1) - (b == last0);
+    return distinct << bshift;
+}
+
 /* The usual case, without sorting the lanes: every lane's access is
  * naturally aligned (bytes a power of two that divides its address, at
  * most the sector), so it lies in one sector, and two lanes' byte ranges
@@ -152,7 +199,9 @@ static ALWAYS_INLINE int64_t ascending_sectors(const uint64_t *x, int bshift, in
 static int64_t aligned_sectors(const MemAccess *a, LaneMask active, uint64_t bytes, int sshift, Coalesced *out)
 {
     if (active == UINT32_MAX) {       /* the whole warp: the common sizes by constant shifts */
-        int64_t up = ascending_sectors(a->addr, __builtin_ctzll(bytes), sshift, out);
+        int64_t up = bytes == 4 ? halves_sectors(a->addr, 2, sshift, out) : halves_sectors(a->addr, __builtin_ctzll(bytes), sshift, out);
+        if (up != -3) return up;
+        up = ascending_sectors(a->addr, __builtin_ctzll(bytes), sshift, out);
         if (up != -2) return up;
         if (bytes == 4) return full_warp_sectors(a->addr, 2, sshift, out);
         if (bytes == 8) return full_warp_sectors(a->addr, 3, sshift, out);
