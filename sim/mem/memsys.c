@@ -160,7 +160,8 @@ typedef struct MemLane {
     int batch_head, nbatch, batch_cap;
     /* Its SMs (those of gpu.c's lane of the same number): their replies
      * this step, MemSys.arr[arr_lo, arr_hi), which it hands their L1s, and
-     * the records those complete, MemSys.fin from fin_lo on (nfin), which
+     * the records those complete, nfin of them in MemSys.fin and fin_at
+     * from its SMs' first record number (sm_lo * recs_per_sm) on, which
      * step queues after the lanes, lane by lane: the SMs' order, as one
      * lane gives it. */
     int sm_lo, sm_hi;
@@ -223,7 +224,7 @@ struct MemSys {
     uint64_t flush_bytes, flush_writes;
     IcntPacket *arr;         /* the replies a step takes from the crossbar, SM by SM (MemLane.arr_lo) */
     int narr, caparr;
-    int *fin;                /* per lane, from its SMs' first record on: records its fills completed */
+    int *fin;                /* per lane, from its SMs' first record number on: records its replies completed */
     uint64_t *fin_at;        /* and when */
 };
 
@@ -1348,7 +1349,6 @@ static void l2_stage(MemSys *m, int s, uint64_t t)
     S->st->l2_requests++;
 }
 
-/* Replies reaching SM sm by cycle t: fill the L1, wake the waiters. */
 /* The replies that have reached SM sm by step t leave the crossbar (in
  * step's order, so the ports' room is as it was), into MemSys.arr. */
 static void sm_arrivals(MemSys *m, int sm, uint64_t t)
