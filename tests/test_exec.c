@@ -70,6 +70,18 @@ static int sim_run_max(Sim *s, const char *src, uint64_t max_cycles)
 
 static int sim_run(Sim *s, const char *src) { return sim_run_max(s, src, 0); }
 
+/* A kernel file's text (up to 8 KB), for sim_ok: valid until the next call. */
+static const char *load_src(const char *path)
+{
+    static char src[8192];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(src, 1, sizeof src - 1, f);
+    fclose(f);
+    src[n] = '\0';
+    return src;
+}
+
 /* Run and insist that it ran to the end (no fault, checks passed). */
 static void sim_ok(Sim *s, const char *src)
 {
@@ -1536,7 +1548,8 @@ static void test_guarded_off_memory_space(void **state)
 
 /* Every block starts on zeroed shared and local memory, predicates and
  * barrier counts, though the functional engine runs the blocks one after
- * another on the same arrays (cta_next): each thread of 3 blocks of 40
+ * another on the same arrays (cta_next): tests/data/blocks_fresh.s, each
+ * thread of 3 blocks of 40
  * (a partial second warp) stores what its shared word, its local word and
  * a predicate held before it wrote them, then writes them, with a bar.sync
  * between; every stored value is 0 and the blocks' ids come out right.
@@ -1545,36 +1558,7 @@ static void test_guarded_off_memory_space(void **state)
 static void test_each_block_starts_fresh(void **state)
 {
     (void)state;
-    static const char src[] =
-        ".buffer out .u32[240] zero\n"
-        ".launch k grid=(3) block=(40) args=(out)\n"
-        ".entry k(.param .u64 po)\n"
-        "{\n"
-        "    .shared .align 4 .u32 sw[40];\n"
-        "    .local .align 4 .u32 lw[2048];\n"   /* 40 x 8 KB: past RENEW_IN_PLACE, allocated afresh */
-        "    ld.param.u64 %rd1, [po];\n"
-        "    mov.u32 %r1, %tid.x;\n"
-        "    mov.u32 %r2, %ctaid.x;\n"
-        "    mad.lo.u32 %r3, %r2, 40, %r1;\n"
-        "    mul.wide.u32 %rd2, %r3, 8;\n"
-        "    add.s64 %rd3, %rd1, %rd2;\n"
-        "    shl.b32 %r4, %r1, 2;\n"
-        "    mov.u32 %r5, sw;\n"
-        "    add.u32 %r5, %r5, %r4;\n"
-        "    ld.shared.u32 %r6, [%r5];\n"
-        "    ld.local.u32 %r7, [lw];\n"
-        "    selp.u32 %r8, 1, 0, %p1;\n"
-        "    add.u32 %r6, %r6, %r7;\n"
-        "    add.u32 %r6, %r6, %r8;\n"
-        "    st.global.u32 [%rd3], %r6;\n"
-        "    st.global.u32 [%rd3+4], %r2;\n"
-        "    add.u32 %r9, %r3, 1;\n"
-        "    st.shared.u32 [%r5], %r9;\n"
-        "    st.local.u32 [lw], %r9;\n"
-        "    setp.ne.u32 %p1, %r9, 0;\n"
-        "    bar.sync 0;\n"
-        "    ret;\n"
-        "}\n";
+    const char *src = load_src("tests/data/blocks_fresh.s");
     Sim s;
     sim_ok(&s, src);
     const uint32_t *o = sim_buf(&s, "out");
@@ -2367,14 +2351,9 @@ static void test_divergence(void **state)
 static void test_cp_async(void **state)
 {
     (void)state;
-    FILE *f = fopen("tests/data/cp_async.s", "rb");
-    assert_non_null(f);
-    static char src[8192];
-    size_t n = fread(src, 1, sizeof src - 1, f);
-    fclose(f);
-    src[n] = '\0';
+    const char *src = load_src("tests/data/cp_async.s");
     Sim s;
-    char *dot = strstr(src, ".check out equals=expect");   /* checked here, relative paths aside */
+    const char *dot = strstr(src, ".check out equals=expect");   /* checked here, relative paths aside */
     assert_non_null(dot);
     sim_ok(&s, src);
     const uint32_t *o = sim_buf(&s, "out");

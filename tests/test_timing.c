@@ -69,57 +69,23 @@ static uint64_t cycles(const Config *c, const char *path)
 }
 
 /* A block slot of an SM keeps its arrays for the next block (sm.c:
- * cta_next after cta_retire), and every block still starts on zeroed
- * shared and local memory and predicates: on one SM holding one block at
- * a time, each thread of 3 blocks of 40 stores what its shared word, its
- * local word and a predicate held before it wrote them (0 each: 0 in
- * out[2t]) and its block id (out[2t + 1]); with the race and
- * uninitialised-register checks on, which close each block's records at
- * its retirement, nothing is found. */
+ * cta_retire, then cta_next), and every block still starts on zeroed
+ * shared and local memory and predicates: tests/data/blocks_fresh.s on
+ * one SM holding one block at a time, so its 3 blocks of 40 threads run
+ * in one slot, one after another.  Each thread stores what its shared
+ * word, its local word and %p1 held before it wrote them (0 in out[2t])
+ * and its block id (out[2t + 1]).  A second run with the race checks on,
+ * whose records of a block close when it retires, finds nothing. */
 static void test_block_slot_reused_fresh(void **state)
 {
     (void)state;
-    static const char src[] =
-        ".buffer out .u32[240] zero\n"
-        ".launch k grid=(3) block=(40) args=(out)\n"
-        ".entry k(.param .u64 po)\n"
-        "{\n"
-        "    .shared .align 4 .u32 sw[40];\n"
-        "    .local .align 4 .u32 lw[4];\n"
-        "    ld.param.u64 %rd1, [po];\n"
-        "    mov.u32 %r1, %tid.x;\n"
-        "    mov.u32 %r2, %ctaid.x;\n"
-        "    mad.lo.u32 %r3, %r2, 40, %r1;\n"
-        "    mul.wide.u32 %rd2, %r3, 8;\n"
-        "    add.s64 %rd3, %rd1, %rd2;\n"
-        "    shl.b32 %r4, %r1, 2;\n"
-        "    mov.u32 %r5, sw;\n"
-        "    add.u32 %r5, %r5, %r4;\n"
-        "    ld.shared.u32 %r6, [%r5];\n"
-        "    ld.local.u32 %r7, [lw];\n"
-        "    setp.ne.u32 %p2, %r1, 12345;\n"
-        "    @%p2 bra SKIP;\n"
-        "    setp.eq.u32 %p1, %r1, %r1;\n"
-        "SKIP:\n"
-        "    selp.u32 %r8, 1, 0, %p1;\n"
-        "    add.u32 %r6, %r6, %r7;\n"
-        "    add.u32 %r6, %r6, %r8;\n"
-        "    st.global.u32 [%rd3], %r6;\n"
-        "    st.global.u32 [%rd3+4], %r2;\n"
-        "    add.u32 %r9, %r3, 1;\n"
-        "    st.shared.u32 [%r5], %r9;\n"
-        "    st.local.u32 [lw], %r9;\n"
-        "    setp.ne.u32 %p1, %r9, 0;\n"
-        "    bar.sync 0;\n"
-        "    ret;\n"
-        "}\n";
     for (int checks = 0; checks < 2; checks++) {
         Config c;
         fermi(&c);
         set(&c, "gpu.num_sms=1");
         set(&c, "sm.max_blocks=1");
         DiagList dl = { 0 };
-        Program *p = asm_assemble("t.s", src, strlen(src), NULL, &dl);
+        Program *p = asm_assemble_file("tests/data/blocks_fresh.s", NULL, &dl);
         if (!p) diag_print(&dl, stderr);
         assert_non_null(p);
         Run r;

@@ -282,7 +282,6 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     if (sc->kept ? cta_next(t->k, &sc->cta, linear, sm->id) : cta_init(t->k, &sc->cta, linear, sm->id)) return -1;
     sc->kept = 1;
     sc->used = 1;
-    sc->first_slot = 0;
     sc->live_warps = sc->cta.nwarps;
     sc->start = t->now;
     sc->bar_clock = 0;

@@ -70,7 +70,6 @@ typedef struct SmCta {
     Cta cta;
     int used;
     int kept;                /* cta holds arrays: this block's, or a retired one's for cta_next */
-    int first_slot;
     int live_warps;
     uint64_t start;
     uint64_t bar_clock;      /* the barrier unit has counted arrivals up to this cycle */
