@@ -771,16 +771,19 @@ static void test_retry_sleep_same_as_polling(void **state)
     assert_true(mshr > 100000 && icnt > 1000 && busy > 1000);   /* each cause was exercised */
 }
 
-/* A scheduler's turn takes its warps from a word of age positions and
- * passes over a busy pipe's waiters together (sm.c: turn), and a warp
- * whose operands were ready at its last look and that cannot be picked is
- * not judged again: its look names not_selected or its pipe's throttle
- * from the pipe alone (sm.c: look); --step sorts every turn's warps
- * by sched_keys and judges each warp it looks at.  Both must
- * give the same run under each policy that walks by age: lrr, gto, oldest,
- * with one and two issue slots a scheduler.  fermi tiled_mm keeps about 20
- * warps a scheduler waiting for its two shared SP groups; hopper naive_mm
- * waits on memory and its own processing block's pipes. */
+/* A scheduler's turn takes its warps from a word of age positions, and a
+ * warp whose operands are ready waits in its scheduler's ready set, not
+ * looked at again until it can issue, charged not_selected or its pipe's
+ * throttle from the pipe's record alone (sm.c: turn, "ready warps");
+ * --step sorts every turn's warps by sched_keys and judges each warp it
+ * looks at, every cycle.  Both must give the same run, every warp-cycle
+ * charged to the same state and line, under each policy that walks by
+ * age: lrr, gto, oldest, with one and two issue slots a scheduler.  fermi
+ * tiled_mm keeps about 20 warps a scheduler waiting for its two shared SP
+ * groups; hopper naive_mm waits on memory and its own processing block's
+ * pipes.  (Charging one cycle of a ready warp's wait to not_selected
+ * instead of the throttle, or not rebasing a pipe's count when its state
+ * changes, fails here.) */
 static void test_turn_by_age_same_as_sorted(void **state)
 {
     (void)state;

@@ -94,6 +94,7 @@ int sm_init(Sm *sm, int id, const Config *cfg)
     for (int i = 0; i < sm->nsched; i++) {
         sm->sched[i].last = -1;
         sm->sched[i].last_pos = -1;
+        sm->sched[i].rfree = 1u << PIPE_NONE;   /* needing no pipe, never held back by one */
     }
     sm->far_min = SM_NEVER;
     sm->refetch_min = SM_NEVER;
@@ -334,6 +335,14 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     return 0;
 }
 
+/* A warp at age position q leaves scheduler sc (sched_remove): the ready
+ * warps after it ("ready warps" below) move down a position. */
+static void ready_compact(Sched *sc, int q)
+{
+    uint64_t low = (1ull << q) - 1;
+    for (int p = 0; p <= PIPE_COUNT; p++) sc->rdy[p] = (sc->rdy[p] & low) | (sc->rdy[p] >> 1 & ~low);
+}
+
 static void retire_warp(Sm *sm, Timing *t, int slot)
 {
     SmWarp *sw = &sm->slots[slot];
@@ -344,6 +353,7 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     set_fetchable(sm, slot, 0);
     sm->refetch[slot / 64] &= ~(1ull << (slot % 64));
     scoreboard_free(&sw->sb);
+    ready_compact(&sm->sched[sw->sched], sm->sched[sw->sched].pos[slot]);
     sched_remove(&sm->sched[sw->sched], slot);
     SmCta *sc = &sm->ctas[sw->cta];
     if (--sc->live_warps > 0) return;
@@ -828,12 +838,112 @@ static uint64_t sm_fetch(Sm *sm, Timing *t)
     return SM_NEVER;
 }
 
+/* ---- ready warps ------------------------------------------------------------------
+ * A warp whose next instruction has its operands waits only for its pipe
+ * and an issue slot, and nothing but its own issue changes that.  Looked
+ * at every cycle its pipe is free for its scheduler, such a warp is
+ * not_selected once the turn has issued, and between those cycles it waits
+ * on the pipe, charged the pipe's throttle: where a pipe is busy every
+ * other cycle (fermi.ini's 16-lane groups) that is a look and a state
+ * change per ready warp per cycle.  Where a turn takes its warps by age
+ * (Sm.by_age) and nothing shows each look (--step, a trace), ready warps
+ * wait instead in their scheduler's rdy[pipe], by age position: a turn
+ * offers those whose pipe is free for it, with its due warps, in its
+ * policy's order, and once it has used its issue slots leaves the rest as
+ * they are.  What the looks would have charged follows from the pipe
+ * alone: each cycle the pipe is free for the scheduler at the end of its
+ * turn is not_selected, each other one the pipe's throttle.  So the
+ * scheduler counts, per pipe, the cycles it was free (rcum, rebased at the
+ * turns where that changes: ready_status), and a warp that leaves (it
+ * issues) is charged its share then (ready_leave).  Reports are the same
+ * as with every look made (test_timing's turn_by_age_same_as_sorted), and
+ * so are traces, which a sorted turn writes (turn). */
+static inline int ready_on(const Sm *sm, const Timing *t) { return sm->by_age && !t->step && !t->obs; }
+
+/* The cycles pipe p was free for scheduler sc up to `at`, counted from an
+ * arbitrary origin (only differences are used). */
+static inline uint64_t ready_cum(const Sched *sc, int p, uint64_t at)
+{
+    return sc->rcum[p] + (sc->rfree >> p & 1 ? at - sc->rsince[p] : 0);
+}
+
+/* A look found sw ready (its next instruction's pipe: p) and did not issue
+ * it: it waits in rdy[p] from now on, charged as its pipe goes. */
+static void ready_enter(Sm *sm, Timing *t, SmWarp *sw, int p, uint32_t line)
+{
+    Sched *sc = &sm->sched[sw->sched];
+    close_state(t, sw);
+    sw->state = STALL_NOT_SELECTED;   /* nominal: ready_leave splits the time */
+    sw->line = line;
+    sw->ready = 1;
+    sw->rsnap = ready_cum(sc, p, t->now);
+    sc->rdy[p] |= 1ull << sc->pos[sw->slot];
+    sc->rpipes |= 1u << p;
+    sm->wake[sw->slot] = SM_NEVER;
+}
+
+/* Charge ready warp sw's time since it became ready, up to now: the cycles
+ * its pipe was free for its scheduler to not_selected, the rest to the
+ * pipe's throttle; it leaves rdy. */
+static void ready_leave(Sm *sm, Timing *t, SmWarp *sw)
+{
+    Sched *sc = &sm->sched[sw->sched];
+    int p = sw->pipe;
+    uint64_t freed = ready_cum(sc, p, t->now) - sw->rsnap, held = t->now - sw->since - freed;
+    int at_line = sw->line <= (uint32_t)t->st->nlines;
+    sw->smst->stall[STALL_NOT_SELECTED] += freed;
+    if (at_line) t->st->line[sw->line].stall[STALL_NOT_SELECTED] += freed;
+    if (held) {
+        StallReason why = throttle_reason((Pipe)p, &t->k->entry->code[sw->pc]);
+        sw->smst->stall[why] += held;
+        if (at_line) t->st->line[sw->line].stall[why] += held;
+    }
+    sw->since = t->now;
+    sw->ready = 0;
+    sc->rdy[p] &= ~(1ull << sc->pos[sw->slot]);
+    if (!sc->rdy[p]) sc->rpipes &= ~(1u << p);
+}
+
+/* The end of scheduler s's turn: each pipe with ready warps is free for it
+ * or not from now until its next turn. */
+static inline void ready_status(Sm *sm, int s, uint64_t now)
+{
+    Sched *sc = &sm->sched[s];
+    for (unsigned ps = sc->rpipes & ~(1u << PIPE_NONE); ps; ps &= ps - 1) {
+        int p = __builtin_ctz(ps);
+        unsigned was = sc->rfree >> p & 1, is = (unsigned)pipe_free_for(sm, p, s, now);
+        if (was == is) continue;
+        sc->rcum[p] = ready_cum(sc, p, now);
+        sc->rsince[p] = now;
+        sc->rfree ^= 1u << p;
+    }
+}
+
+/* When a ready warp can next issue: the next cycle if one's pipe is free,
+ * else the earliest a busy one frees (SM_NEVER: none, or only pipes a
+ * retried access holds), as pipe_waiters_next. */
+static uint64_t ready_next(const Sm *sm, uint64_t now)
+{
+    uint64_t next = SM_NEVER;
+    for (int s = 0; s < sm->nsched; s++) {
+        const Sched *sc = &sm->sched[s];
+        if (sc->rpipes & sc->rfree) return now + 1;   /* PIPE_NONE's bit is always set in rfree */
+        for (unsigned ps = sc->rpipes; ps; ps &= ps - 1) {
+            int p = __builtin_ctz(ps);
+            uint64_t at = pipe_free_at(sm, p, s);
+            if (at < next) next = at;
+        }
+    }
+    return next == SM_NEVER ? next : next > now ? next : now + 1;
+}
+
 /* What one scheduler turn collects: the warps to retire after the turns
  * (retiring edits the lists being walked) and its issue count. */
 typedef struct Turn {
     int s;
     int issued;
     int *retiring, nretire;
+    int ready;               /* ready warps wait in rdy[] (ready_on) */
 } Turn;
 
 /* Warp `slot` of scheduler s waits in pipe p's set until the pipe is free
@@ -847,7 +957,8 @@ static inline void wait_on_pipe(Sm *sm, int s, int slot, int p)
 
 /* Scheduler tn->s looks at a due warp: issues it if it is ready, in the
  * policy's pool (candidate) and an issue slot is left, else records why it
- * waits and when to look again. */
+ * waits and when to look again (a ready warp, with tn->ready: that it is
+ * ready).  Only a sorted turn (turn) has pipe waiters. */
 static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
 {
     SmWarp *sw = &sm->slots[slot];
@@ -874,8 +985,8 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
          * issue changes its registers, buffer or pc, so evaluate would find
          * it ready if its pipe is free for s and held back by the pipe if
          * not, at the line its state already has, and it is not picked.
-         * --step evaluates every look: test_timing's
-         * turn_by_age_same_as_sorted compares the two. */
+         * (A sorted turn's shortcut, where no look is shown: two_level;
+         * --step evaluates every look.) */
         if (sw->pipe == PIPE_NONE || pipe_free_for(sm, sw->pipe, s, now)) {
             set_state(t, sw, STALL_NOT_SELECTED, sw->line);
             wake_refile(sm, slot, now + 1);
@@ -889,6 +1000,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
     Verdict v = evaluate(sm, t, sw);
     if (v.reason == STALL_SELECTED && may_issue) {
         if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
+        if (sw->ready) ready_leave(sm, t, sw);
         issue(sm, t, slot, &v);
         sm->sched[s].last = slot;
         sm->sched[s].last_pos = sm->policy == SCHED_TWO_LEVEL ? -1 : sm->sched[s].pos[slot];
@@ -896,6 +1008,10 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
         return;
     }
     if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
+    if (tn->ready && (v.reason == STALL_NOT_SELECTED || v.on_pipe)) {   /* ready, not issued */
+        if (!sw->ready) ready_enter(sm, t, sw, v.pipe, line_of(t, sw));
+        return;
+    }
     /* a draining warp stays charged to its last line (the ret) */
     set_state(t, sw, v.reason, sw->finishing ? sw->line : line_of(t, sw));
     if (sw->finishing && !sw->inflight && sw->mem_done <= now) {
@@ -935,104 +1051,64 @@ static int sorted_visits(Sm *sm, int s, uint64_t now, int *ncand)
     return nd;
 }
 
-/* One scheduler's turn: it looks at its due warps and at the waiters of the
- * pipes free for it, in its policy's order.
+/* One scheduler's turn: it looks at its due warps, and at its ready warps
+ * or pipe waiters, in its policy's order.
  *
  * lrr, gto and oldest order warps by age (Sched.order) rotated after, or
- * led by, the last-issued warp; where a scheduler holds at most 64 warps
- * (Sm.by_age) the turn keeps its warps as a word of age positions and takes
- * them lowest first: no keys, no sort.  There the pipes' waiters also stay
- * in their pipe's set until looked at, and once the turn has used its
- * issue slots the waiters of a pipe it no longer finds free would each be
- * refused (pipe_free_for: nothing frees a pipe within a cycle), so they
- * are passed over together without touching their records and end the
- * turn as a refused look leaves a warp.  Otherwise (two_level, whose keys
- * also say who is in its pool, and every turn under --step) the turn sorts
- * its warps by sched_keys.  Either way the same looks in the same order
- * (test_timing's turn_by_age_same_as_sorted; the reports of every kernel
- * on every config under every policy compared). */
+ * led by, the last-issued warp: where a scheduler holds at most 64 warps
+ * (Sm.by_age) and no look is shown (--step, a trace), the turn keeps its
+ * due warps and its ready warps of the pipes free for it as a word of age
+ * positions and takes them lowest first: no keys, no sort, and once it has
+ * used its issue slots the ready warps stay as they are ("ready warps"
+ * above).  Otherwise (two_level, whose keys also say who is in its pool,
+ * and every turn under --step or a trace) the turn sorts its due warps and
+ * the waiters of the pipes free for it by sched_keys and looks at each.
+ * Either way the same warps issue in the same order and every warp-cycle
+ * is charged the same (test_timing's turn_by_age_same_as_sorted; the
+ * reports of every kernel on every config under every policy compared). */
 static void turn(Sm *sm, Timing *t, Turn *tn)
 {
     int s = tn->s, nw = sm->nwords, limit = sm->issue_limit;
-    int by_age = sm->by_age && !t->step;  /* --step takes the plain sorted way */
     uint64_t now = t->now;
+    if (!tn->ready) {
+        int ncand = INT_MAX, nd = sorted_visits(sm, s, now, &ncand);
+        for (int i = 0; i < nd && !t->faulted; i++) look(sm, t, tn, sm->visit[i], sm->visit_key[i] < ncand);
+        return;
+    }
     const uint64_t *mine = &sm->sched_slots[(size_t)s * (size_t)nw];
-    const Sched *sc = &sm->sched[s];
-    int nd = 0, ncand = INT_MAX;
-    uint64_t in = 0, wait[PIPE_COUNT] = { 0 };   /* by age position */
-    unsigned active = 0;                  /* pipes whose waiters are in `in` */
+    Sched *sc = &sm->sched[s];
+    uint64_t in = 0, rdy_all = 0, offered = 0;   /* by age position */
+    for (int wi = 0; wi < nw; wi++) {
+        uint64_t taken = sm->due[wi] & mine[wi];
+        sm->due[wi] &= ~taken;
+        for (; taken; taken &= taken - 1) in |= 1ull << sc->pos[wi * 64 + __builtin_ctzll(taken)];
+    }
+    /* the ready warps of pipes free for s join the due ones; a ready warp
+     * that fell due (a wake-up) needs no wake cycle */
+    for (unsigned ps = sc->rpipes; ps; ps &= ps - 1) {
+        int p = __builtin_ctz(ps);
+        rdy_all |= sc->rdy[p];
+        if (p == PIPE_NONE || pipe_free_for(sm, p, s, now)) offered |= sc->rdy[p];
+    }
+    if (in & rdy_all) {
+        for (uint64_t b = in & rdy_all; b; b &= b - 1) sm->wake[sc->order[__builtin_ctzll(b)]] = SM_NEVER;
+        in &= ~rdy_all;
+    }
+    in |= offered;
     uint64_t from = ~0ull;                /* lrr: the positions after the last-issued warp's */
     int first = -1;                       /* gto: the last-issued warp's position */
-    if (!by_age) {
-        nd = sorted_visits(sm, s, now, &ncand);
-        if (nd == 0) return;
-    } else {
-        for (int wi = 0; wi < nw; wi++) {
-            uint64_t taken = sm->due[wi] & mine[wi];
-            sm->due[wi] &= ~taken;
-            for (; taken; taken &= taken - 1) in |= 1ull << sc->pos[wi * 64 + __builtin_ctzll(taken)];
-        }
-        /* the waiters of pipes free for s fall due, as pipe_waiters_due's do */
-        for (unsigned ps = sm->pipe_wait_of[s]; ps; ps &= ps - 1) {
-            int p = __builtin_ctz(ps);
-            if (!pipe_free_for(sm, p, s, now)) continue;
-            active |= 1u << p;
-            sm->pipe_wait_of[s] &= (uint8_t)~(1u << p);
-            for (int wi = 0; wi < nw; wi++)
-                for (uint64_t bits = sm->pipe_wait[p][wi] & mine[wi]; bits; bits &= bits - 1) {
-                    int slot = wi * 64 + __builtin_ctzll(bits);
-                    sm->wake[slot] = now;
-                    wait[p] |= 1ull << sc->pos[slot];
-                }
-            in |= wait[p];
-        }
-        if (!in) return;
-        if (sc->last_pos >= 0) {
-            if (sm->policy == SCHED_GTO) first = sc->last_pos;
-            else if (sm->policy == SCHED_LRR) from = ~0ull << (sc->last_pos + 1 == sc->n ? 0 : sc->last_pos + 1);
-        }
+    if (in && sc->last_pos >= 0) {
+        if (sm->policy == SCHED_GTO) first = sc->last_pos;
+        else if (sm->policy == SCHED_LRR) from = ~0ull << (sc->last_pos + 1 == sc->n ? 0 : sc->last_pos + 1);
     }
-    for (int i = 0; !t->faulted; i++) {
-        int slot, candidate = 1;
-        if (!by_age) {
-            if (i == nd) break;
-            slot = sm->visit[i];
-            candidate = sm->visit_key[i] < ncand;
-        } else {
-            if (!in) break;
-            int q = first >= 0 && (in >> first & 1) ? first
-                  : __builtin_ctzll(in & from ? in & from : in);
-            uint64_t bit = 1ull << q;
-            in &= ~bit;
-            slot = sc->order[q];
-            unsigned a = active;
-            while (a && !(wait[__builtin_ctz(a)] & bit)) a &= a - 1;
-            if (a) {                          /* a pipe's waiter */
-                int p = __builtin_ctz(a);
-                wait[p] &= ~bit;
-                if (!pipe_free_for(sm, p, s, now)) {   /* waits on, as look's refusal */
-                    sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
-                    sm->wake[slot] = SM_NEVER;
-                    continue;
-                }
-                sm->pipe_wait[p][slot / 64] &= ~(1ull << (slot % 64));
-                sm->slots[slot].waits_pipe = PIPE_NONE;
-            }
-        }
+    while (in && !t->faulted) {
+        int q = first >= 0 && (in >> first & 1) ? first : __builtin_ctzll(in & from ? in & from : in);
+        in &= ~(1ull << q);
         int issued = tn->issued;
-        look(sm, t, tn, slot, candidate);
-        if (!active || tn->issued == issued || tn->issued < limit) continue;
-        /* no more issues this turn: the waiters of a pipe now refused stay so */
-        for (unsigned a = active; a; a &= a - 1) {
-            int p = __builtin_ctz(a);
-            uint64_t left = in & wait[p];
-            if (pipe_free_for(sm, p, s, now)) continue;
-            active &= ~(1u << p);
-            in &= ~left;
-            if (left) sm->pipe_wait_of[s] |= (uint8_t)(1u << p);
-            for (; left; left &= left - 1) sm->wake[sc->order[__builtin_ctzll(left)]] = SM_NEVER;
-        }
+        look(sm, t, tn, sc->order[q], 1);
+        if (tn->issued != issued && tn->issued >= limit) in &= ~rdy_all;   /* no more issues: they stay ready */
     }
+    ready_status(sm, s, now);
 }
 
 uint64_t sm_cycle(Sm *sm, Timing *t)
@@ -1044,8 +1120,9 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     if (t->step) for (int s = 0; s < sm->nsched && s < 8; s++) sm->issued[s] = -1;   /* for --step */
     int retiring[WARP_MAX * 64], nretire = 0;
     wheel_advance(sm, now);
+    int ready = ready_on(sm, t);
     for (int s = 0; s < sm->nsched && !t->faulted; s++) {
-        Turn tn = { s, 0, retiring + nretire, 0 };
+        Turn tn = { s, 0, retiring + nretire, 0, ready };
         turn(sm, t, &tn);
         nretire += tn.nretire;
     }
@@ -1054,7 +1131,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
     uint64_t f = sm_fetch(sm, t);
     if (f < next) next = f;
     if (next > now + 1) {         /* the waiters' earliest is now + 1 at the soonest */
-        f = pipe_waiters_next(sm, now);
+        f = ready ? ready_next(sm, now) : pipe_waiters_next(sm, now);
         if (f < next) next = f;
     }
     if (sm->retry.active) {
@@ -1139,6 +1216,7 @@ void sm_flush(Sm *sm, Timing *t)
 {
     for (int s = 0; s < sm->nslots; s++)
         if (sm->slots[s].resident) {
+            if (sm->slots[s].ready) ready_leave(sm, t, &sm->slots[s]);   /* a fault stopped the launch */
             close_state(t, &sm->slots[s]);
             t->st->warp_resident += t->now - sm->slots[s].dispatched;
             sm->slots[s].dispatched = t->now;

@@ -45,16 +45,18 @@ typedef struct SmWarp {
     uint8_t at_barrier;      /* waiting at a barrier (copy kept at issue and release) */
     uint8_t after_branch;    /* waiting for a branch target: branch_resolving */
     uint8_t operands_ready;  /* scoreboard and membar checks passed for its pc */
-    uint8_t waits_pipe;      /* the Sm.pipe_wait set it is in, PIPE_NONE if none */
+    uint8_t waits_pipe;      /* the Sm.pipe_wait set it is in (a sorted turn's), PIPE_NONE if none */
     uint8_t pipe;            /* its next instruction's pipe, once operands_ready (evaluate) */
     uint16_t inflight;       /* memory accesses the hierarchy has not answered yet */
     uint8_t started;         /* has issued: the machine prologue is behind it */
+    uint8_t ready;           /* in its scheduler's rdy[pipe] (sm.c: "ready warps") */
     /* The rest: read when it waits for a fetch, a barrier or memory, and at
      * issue, release, dispatch and retirement. */
     uint64_t fetch_ready;    /* earliest cycle the fetch unit may serve it */
     uint64_t mem_done;       /* completion of its last memory access (membar, drain) */
     uint64_t busy_until;     /* an expansion's issue slots run until this cycle */
     uint64_t released;       /* cycle a barrier released it (it goes on the next); SM_NEVER */
+    uint64_t rsnap;          /* while ready: its scheduler's rcum for its pipe when it became so */
     Warp *w;                 /* functional state, inside its Cta */
     int cta;                 /* index into Sm.ctas */
     int sched;               /* scheduler: slot % schedulers */
@@ -64,7 +66,7 @@ typedef struct SmWarp {
     int slot;                /* its index in Sm.slots */
     const uint8_t *rb;       /* its value registers (Warp.rb), for sm_prefetch */
 } SmWarp;
-_Static_assert(offsetof(SmWarp, started) < 64, "a look's fields share the record's first cache line");
+_Static_assert(offsetof(SmWarp, ready) < 64, "a look's fields share the record's first cache line");
 
 typedef struct SmCta {
     Cta cta;
@@ -94,6 +96,15 @@ typedef struct Sched {
     int n;
     int last;                /* slot issued last (LRR, GTO) */
     int last_pos;            /* its index in order[], -1 if gone */
+    /* Its ready warps (sm.c: "ready warps"), by age position: rdy[p] holds
+     * those whose next instruction has its operands and waits only for
+     * pipe p (PIPE_NONE: for no pipe) and an issue slot.  Bit p of rfree:
+     * pipe p was free for this scheduler at the end of its last turn; rcum[p]
+     * counts the cycles it was so, up to rsince[p]. */
+    uint64_t rdy[PIPE_COUNT + 1];
+    uint64_t rcum[PIPE_COUNT + 1], rsince[PIPE_COUNT + 1];
+    unsigned rfree;
+    unsigned rpipes;         /* bit p: rdy[p] is not empty */
 } Sched;
 
 typedef struct Sm {
@@ -133,7 +144,8 @@ typedef struct Sm {
                                           instruction holds its scheduler's address stage (0: no such stage) */
     uint64_t agu_free[16];             /* per scheduler: cycle its address stage is free */
     uint8_t has_int;                   /* integer instructions have a pipe of their own */
-    uint8_t by_age;                    /* a turn takes its warps from a word of age positions (sm.c: turn) */
+    uint8_t by_age;                    /* a turn may take its warps from a word of age positions and keep
+                                          ready warps in Sched.rdy (sm.c: turn, ready_on) */
     int *rank;                         /* per slot: visiting order this cycle (scratch) */
     SmRetry retry;                     /* active: read every cycle */
     /* The rest. */
