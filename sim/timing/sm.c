@@ -487,9 +487,11 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
         sw->released = SM_NEVER;
     }
     if (sw->ibuf == 0) {
-        /* the fetch unit refills it at the end of a cycle (sm_fetch) */
+        /* the fetch unit refills it at the end of a cycle (sm_fetch), and
+         * wakes it for the next: until then every look would say this (but
+         * --step shows each cycle's) */
         v.reason = sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
-        v.until = sw->fetch_ready > now ? sw->fetch_ready + 1 : now + 1;
+        v.until = sw->fetch_ready > now ? sw->fetch_ready + 1 : t->step ? now + 1 : SM_NEVER;
         return v;
     }
     const Entry *e = t->k->entry;
@@ -1127,8 +1129,8 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
         nretire += tn.nretire;
     }
     for (int i = 0; i < nretire; i++) retire_warp(sm, t, retiring[i]);
+    uint64_t f = sm_fetch(sm, t);   /* it may wake a warp it fed (before wheel_next) */
     uint64_t next = wheel_next(sm);
-    uint64_t f = sm_fetch(sm, t);
     if (f < next) next = f;
     if (next > now + 1) {         /* the waiters' earliest is now + 1 at the soonest */
         f = ready ? ready_next(sm, now) : pipe_waiters_next(sm, now);
