@@ -601,11 +601,13 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     /* the front end takes the launch: elapsed cycles, no SM active yet */
     t.now = *nowp + (uint64_t)cfg->gpu.launch_cycles;
     Deps *deps = deps_build(k.entry);
+    PcInfo *info = sm_pc_info(&k, cfg);
     int nsms = cfg->gpu.num_sms;
     Sm *sms = calloc((size_t)nsms, sizeof *sms);
     int *woken = calloc((size_t)nsms, sizeof *woken);
-    int rc = deps && sms && woken ? 0 : -1;
+    int rc = deps && info && sms && woken ? 0 : -1;
     t.deps = deps;
+    t.info = info;
     for (int i = 0; i < nsms && rc == 0; i++) rc = sm_init(&sms[i], i, cfg);
 
     /* host threads: one lane per thread, none without SMs; one with an
@@ -721,6 +723,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     free(sms);
     free(woken);
     free(deps);
+    free(info);
     kernel_free(&k);
     return rc;
 }

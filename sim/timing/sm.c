@@ -267,10 +267,7 @@ static void set_state(Timing *t, SmWarp *sw, StallReason r, uint32_t line)
 
 /* The source line of a live warp's next instruction (a finished warp keeps
  * the line of its last one: callers do not ask). */
-static uint32_t line_of(const Timing *t, const SmWarp *sw)
-{
-    return sw->pc < (uint32_t)t->k->entry->ncode ? t->k->entry->code[sw->pc].line : 0;
-}
+static inline uint32_t line_of(const Timing *t, const SmWarp *sw) { return t->info[sw->pc].line; }
 
 int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
 {
@@ -370,12 +367,12 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
 }
 
 /* ---- what a warp waits for ------------------------------------------------------- */
-static Pipe pipe_of(const Sm *sm, const Instr *in)
+static Pipe pipe_of(int has_int, const Instr *in)
 {
     /* parameter and constant loads read the constant bank, not the LSU */
     if ((in->op == OP_LD) && (in->space == SP_PARAM || in->space == SP_CONST)) return PIPE_NONE;
     switch ((Unit)in->unit) {
-    case UNIT_ALU: return sm->has_int ? PIPE_INT : PIPE_SP;
+    case UNIT_ALU: return has_int ? PIPE_INT : PIPE_SP;
     case UNIT_FP32: case UNIT_CTRL: return PIPE_SP;
     case UNIT_FP64: return PIPE_DP;
     case UNIT_SFU: return PIPE_SFU;
@@ -470,6 +467,30 @@ static inline StallReason throttle_reason(Pipe p, const Instr *in)
     return p != PIPE_LSU ? STALL_MATH_PIPE_THROTTLE : in->space == SP_SHARED ? STALL_MIO_THROTTLE : STALL_LG_THROTTLE;
 }
 
+PcInfo *sm_pc_info(const Kernel *k, const Config *cfg)
+{
+    const Entry *e = k->entry;
+    PcInfo *info = calloc((size_t)e->ncode + 1, sizeof *info);
+    if (!info) return NULL;
+    for (int pc = 0; pc < e->ncode; pc++) {
+        const Instr *in = &e->code[pc];
+        PcInfo *f = &info[pc];
+        PendKind kind;
+        f->line = in->line;
+        f->lat = (uint32_t)latency(cfg, in, in->space, k->machine, &kind);
+        f->kind = (uint8_t)kind;
+        f->pipe = (uint8_t)pipe_of(cfg->unit.int_width > 0, in);
+        f->held = (uint8_t)throttle_reason((Pipe)f->pipe, in);
+        f->slots = (uint8_t)(k->machine && in->minst > 1 ? in->minst : 1);
+        f->folded = (uint8_t)(k->machine && in->minst == 0);
+        f->fence = (uint8_t)(in->op == OP_MEMBAR || in->op == OP_FENCE || in->op == OP_CP_ASYNC_WAIT ||
+                             in->op == OP_CP_ASYNC_WAIT_ALL);
+    }
+    info[e->ncode].pipe = PIPE_NONE;   /* past the end: an implicit ret */
+    info[e->ncode].slots = 1;
+    return info;
+}
+
 static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 {
     Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0, 0 };
@@ -494,32 +515,28 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
         v.until = sw->fetch_ready > now ? sw->fetch_ready + 1 : t->step ? now + 1 : SM_NEVER;
         return v;
     }
-    const Entry *e = t->k->entry;
-    if (t->k->machine) {
-        while (sw->pc < (uint32_t)e->ncode && t->deps[sw->pc].minst == 0) {
-            int f = fold(t, sw);
-            if (f < 0) { v.reason = STALL_SELECTED; return v; }   /* fault: issue() reports it */
-            if (f == 0) break;
-        }
+    while (t->info[sw->pc].folded) {      /* never past the end */
+        int f = fold(t, sw);
+        if (f < 0) { v.reason = STALL_SELECTED; return v; }   /* fault: issue() reports it */
+        if (f == 0) break;
     }
     uint32_t pc = sw->pc;
-    if (pc >= (uint32_t)e->ncode) return v;
-    const Instr *in = &e->code[pc];
+    if (pc >= (uint32_t)t->k->entry->ncode) return v;
+    const PcInfo *f = &t->info[pc];
     /* Once a warp's next instruction has its operands, nothing but its own
      * issue can take them away (pending writes only complete), so a warp
      * that waits only for its scheduler or a pipe skips these checks. */
     if (!sw->operands_ready) {
         int r = scoreboard_blocking(&sw->sb, &t->deps[pc], now);
         if (r >= 0) { v.reason = scoreboard_reason(&sw->sb, r); v.until = sw->sb.ready[r]; return v; }
-        if ((in->op == OP_MEMBAR || in->op == OP_FENCE || in->op == OP_CP_ASYNC_WAIT || in->op == OP_CP_ASYNC_WAIT_ALL) &&
-            (sw->inflight || sw->mem_done > now)) {
+        if (f->fence && (sw->inflight || sw->mem_done > now)) {
             v.reason = STALL_MEMBAR;
             v.until = sw->inflight ? SM_NEVER : sw->mem_done;
             return v;
         }
         sw->operands_ready = 1;
     }
-    v.pipe = pipe_of(sm, in);
+    v.pipe = (Pipe)f->pipe;
     sw->pipe = (uint8_t)v.pipe;
     if (v.pipe == PIPE_NONE) return v;
     if (!agu_busy(sm, v.pipe, sw->sched, now)) {   /* its block's address stage, then a group */
@@ -528,7 +545,7 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
         } else for (int g = 0; g < sm->pipe_groups[v.pipe]; g++)
             if (sm->pipe_free[v.pipe][g] <= now) { v.group = g; return v; }
     }
-    v.reason = throttle_reason(v.pipe, in);
+    v.reason = (StallReason)f->held;
     /* every look until the pipe is free for its scheduler (its address
      * stage and a group: pipe_free_for) would say the same (a group held
      * by a retried access frees at a cycle not known yet): the warp waits
@@ -644,7 +661,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
     Coalesced co;            /* a global access's, for the hierarchy too */
     if (out.has_mem) cost = lsu_account(c, &out.mem, e->code[pc].line, t->st, &co);
     /* an expansion into n machine instructions takes n issue slots */
-    int slots = t->k->machine && pc < (uint32_t)e->ncode && t->deps[pc].minst > 1 ? t->deps[pc].minst : 1;
+    int slots = t->info[pc].slots;
     /* the prologue (MOV R1, ...; counted at launch) takes the first issue's slots too */
     if (t->k->machine && !sw->started) slots += e->prologue_minst;
     sw->started = 1;
@@ -668,8 +685,8 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             uint64_t done = memsys_const_access(t->ms, sm->id, &out.mem, now, &missed);
             if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], done, missed ? PEND_IMC : PEND_FIXED);
         } else {
-            PendKind kind;
-            uint64_t lat = latency(c, in, space, t->k->machine, &kind);
+            PendKind kind = (PendKind)t->info[pc].kind;   /* a generic address's space may differ */
+            uint64_t lat = space == in->space ? t->info[pc].lat : latency(c, in, space, t->k->machine, &kind);
             lat += (uint64_t)(slots - 1);             /* an expansion's result comes with its last part */
             lat += (uint64_t)(cost.wavefronts - 1) * (uint64_t)c->smem.replay_lat;   /* replays delay the result */
             if (t->deps[pc].nwrite) scoreboard_set(&sw->sb, &t->deps[pc], now + lat, kind);
@@ -896,7 +913,7 @@ static void ready_leave(Sm *sm, Timing *t, SmWarp *sw)
     sw->smst->stall[STALL_NOT_SELECTED] += freed;
     if (at_line) t->st->line[sw->line].stall[STALL_NOT_SELECTED] += freed;
     if (held) {
-        StallReason why = throttle_reason((Pipe)p, &t->k->entry->code[sw->pc]);
+        StallReason why = (StallReason)t->info[sw->pc].held;
         sw->smst->stall[why] += held;
         if (at_line) t->st->line[sw->line].stall[why] += held;
     }
@@ -993,7 +1010,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
             set_state(t, sw, STALL_NOT_SELECTED, sw->line);
             wake_refile(sm, slot, now + 1);
         } else {
-            set_state(t, sw, throttle_reason((Pipe)sw->pipe, &t->k->entry->code[sw->pc]), sw->line);
+            set_state(t, sw, (StallReason)t->info[sw->pc].held, sw->line);
             sm->wake[slot] = SM_NEVER;
             wait_on_pipe(sm, s, slot, sw->pipe);
         }

@@ -165,10 +165,24 @@ typedef struct Sm {
     uint64_t active_since;             /* for sm__cycles_active (SmStats.active_cycles) */
 } Sm;
 
+/* What the scheduler asks of an instruction, worked out once a launch
+ * (sm_pc_info): entry pc of the kernel, and one past its end. */
+typedef struct PcInfo {
+    uint32_t line;           /* its source line (0 past the end) */
+    uint32_t lat;            /* result latency in its own space (sm.c: latency), kind: its PendKind */
+    uint8_t kind;
+    uint8_t pipe;            /* Pipe it occupies (PIPE_NONE: none) */
+    uint8_t held;            /* StallReason while that pipe is busy for it */
+    uint8_t slots;           /* issue slots: a machine expansion's count, else 1 */
+    uint8_t folded;          /* a machine count of 0: evaluate folds it */
+    uint8_t fence;           /* membar, fence, cp.async.wait: waits for its warp's memory */
+} PcInfo;
+
 /* Everything a running launch shares across SMs. */
 typedef struct Timing {
     Kernel *k;
     const Deps *deps;
+    const PcInfo *info;      /* sm_pc_info */
     Occupancy occ;
     Stats *st;
     MemSys *ms;              /* the memory hierarchy, or NULL: fixed latencies */
@@ -177,6 +191,9 @@ typedef struct Timing {
     uint64_t now;
     int faulted;
 } Timing;
+
+/* k's PcInfo under cfg (ncode + 1 records; free() it), NULL if out of memory. */
+PcInfo *sm_pc_info(const Kernel *k, const Config *cfg);
 
 int sm_init(Sm *sm, int id, const Config *cfg);
 void sm_free(Sm *sm);
