@@ -243,19 +243,23 @@ static TraceWarp trace_id(const Timing *t, const SmWarp *sw)
     return id;
 }
 
-/* Charge the open interval [since, now) to the warp's state and line. */
-static inline void close_state(Timing *t, SmWarp *sw)
+/* Charge the open interval [since, at) to the warp's state and line
+ * (nothing if since is not before at: issue's look_ahead charges a state
+ * from the cycle after). */
+static inline void close_state_at(Timing *t, SmWarp *sw, uint64_t at)
 {
-    uint64_t dt = t->now - sw->since;
-    if (!dt) return;
+    if (at <= sw->since) return;
+    uint64_t dt = at - sw->since;
     sw->smst->stall[sw->state] += dt;      /* the GPU's totals are summed at the end (gpu.c) */
     if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
     if (t->obs) {
         TraceWarp id = trace_id(t, sw);
-        t->obs->state(t->obs->ctx, &id, sw->state, sw->since, t->now, sw->line);
+        t->obs->state(t->obs->ctx, &id, sw->state, sw->since, at, sw->line);
     }
-    sw->since = t->now;
+    sw->since = at;
 }
+
+static inline void close_state(Timing *t, SmWarp *sw) { close_state_at(t, sw, t->now); }
 
 static void set_state(Timing *t, SmWarp *sw, StallReason r, uint32_t line)
 {
@@ -637,7 +641,47 @@ void sm_mem_complete(Sm *sm, Timing *t, int slot, uint32_t tag, uint64_t when)
     sm_wake(sm, slot, when);
 }
 
-static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
+/* The first look at a warp that issued and goes on (ISSUE_OK) comes at
+ * `at`, the end of its issue slots.  Where what that look finds is known
+ * now, it is made here and the warp sleeps until the look after: an empty
+ * buffer (no_instruction or branch_resolving until the fetch unit feeds
+ * it, which wakes it), or a register of its next instruction still in
+ * flight at `at` (the scoreboard's wait until it lands).  Nothing before
+ * `at` can change either: the buffer fills only through sm_fetch's wake,
+ * a finite ready time moves only by the warp's own issue, a register
+ * waiting on memory keeps its kind and wakes the warp when it lands
+ * (sm_mem_complete), and no wake-up comes before busy_until (not_before).
+ * Not where the look decides by more: a folded or fence instruction next,
+ * or an access of its own held by the LSU, whose answer (retry_access, at
+ * the top of a cycle) wakes it a cycle later than a look would see it.
+ * The state is charged from `at` (close_state_at).  Returns the warp's
+ * next wake cycle. */
+static uint64_t look_ahead(Sm *sm, Timing *t, SmWarp *sw, uint64_t at)
+{
+    StallReason why;
+    uint64_t until;
+    if (sw->ibuf == 0) {
+        why = sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
+        until = sw->fetch_ready > at ? sw->fetch_ready + 1 : SM_NEVER;
+    } else {
+        uint32_t pc = sw->pc;
+        if (pc >= (uint32_t)t->k->entry->ncode || t->info[pc].folded || t->info[pc].fence) return at;
+        if (sm->retry.active && sm->retry.slot == sw->slot) return at;
+        int r = scoreboard_blocking(&sw->sb, &t->deps[pc], at);
+        if (r < 0) return at;
+        why = scoreboard_reason(&sw->sb, r);
+        until = sw->sb.ready[r];
+    }
+    uint32_t line = line_of(t, sw);
+    if (why != sw->state || line != sw->line) {
+        close_state_at(t, sw, at);
+        sw->state = (uint8_t)why;
+        sw->line = line;
+    }
+    return until;
+}
+
+static void issue(Sm *sm, Timing *t, int slot, const Verdict *v, int ahead)
 {
     SmWarp *sw = &sm->slots[slot];
     Warp *w = sw->w;
@@ -693,7 +737,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
             if (out.has_mem && now + lat > sw->mem_done) sw->mem_done = now + lat;
         }
     }
-    wake_refile(sm, slot, now + (uint64_t)slots);
+    if (r != ISSUE_OK || !ahead) wake_refile(sm, slot, now + (uint64_t)slots);
     Cta *cta = &sm->ctas[sw->cta].cta;
     if (r == ISSUE_DONE) {
         sw->finishing = 1;
@@ -717,6 +761,7 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v)
         } else {
             set_fetchable(sm, slot, 1);
         }
+        if (r == ISSUE_OK && ahead) wake_refile(sm, slot, look_ahead(sm, t, sw, now + (uint64_t)slots));
     }
     sw->smst->inst += t->k->machine ? (uint64_t)slots : 1;
     t->st->issues++;
@@ -1020,7 +1065,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
     if (v.reason == STALL_SELECTED && may_issue) {
         if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
         if (sw->ready) ready_leave(sm, t, sw);
-        issue(sm, t, slot, &v);
+        issue(sm, t, slot, &v, tn->ready);
         sm->sched[s].last = slot;
         sm->sched[s].last_pos = sm->policy == SCHED_TWO_LEVEL ? -1 : sm->sched[s].pos[slot];
         tn->issued++;
