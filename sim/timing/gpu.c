@@ -569,6 +569,21 @@ int gpu_threads_share(int requested, int jobs, int cores)
     return requested < fair ? requested : fair;
 }
 
+/* Host threads for a launch: one lane per thread, none without SMs; one
+ * unless `plain`: an observer, the stepper or the checks see every access
+ * as it issues (and so keep global memory at issue too). */
+static int lanes_for(int plain, const GpuHost *host, int nsms)
+{
+    int threads = host ? host->threads : 1;
+    if (threads < 0) {
+        /* up to -threads, but at least GPU_AUTO_SMS_PER_LANE SMs a lane: a
+         * cycle of few SMs is too short to pay for the handoffs */
+        int most = nsms / GPU_AUTO_SMS_PER_LANE;
+        threads = -threads < most ? -threads : most;
+    }
+    return plain ? (threads < 1 ? 1 : threads > nsms ? nsms : threads) : 1;
+}
+
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
                    const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles,
                    struct Checker *chk, const GpuHost *host, Fault *fault)
@@ -610,19 +625,9 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     t.info = info;
     for (int i = 0; i < nsms && rc == 0; i++) rc = sm_init(&sms[i], i, cfg);
 
-    /* host threads: one lane per thread, none without SMs; one with an
-     * observer, the stepper or the checks, which see every access as it
-     * issues (and so keep global memory at issue too) */
-    int plain = !obs && !t.step && !chk;
-    int threads = host ? host->threads : 1;
+    int plain = !obs && !t.step && !chk;   /* lanes_for */
     GpuHostTimes *times = host ? host->times : NULL;
-    if (threads < 0) {
-        /* up to -threads, but at least GPU_AUTO_SMS_PER_LANE SMs a lane: a
-         * cycle of few SMs is too short to pay for the handoffs */
-        int most = nsms / GPU_AUTO_SMS_PER_LANE;
-        threads = -threads < most ? -threads : most;
-    }
-    int nlanes = plain ? (threads < 1 ? 1 : threads > nsms ? nsms : threads) : 1;
+    int nlanes = lanes_for(plain, host, nsms);
     double mark = times ? seconds() : 0;
     if (times && nlanes > times->lanes) times->lanes = nlanes;
     Pool pool = { 0 };

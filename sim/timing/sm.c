@@ -354,7 +354,7 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     set_fetchable(sm, slot, 0);
     sm->refetch[slot / 64] &= ~(1ull << (slot % 64));
     scoreboard_free(&sw->sb);
-    ready_compact(&sm->sched[sw->sched], sm->sched[sw->sched].pos[slot]);
+    if (sm->by_age) ready_compact(&sm->sched[sw->sched], sm->sched[sw->sched].pos[slot]);   /* positions < 64 */
     sched_remove(&sm->sched[sw->sched], slot);
     SmCta *sc = &sm->ctas[sw->cta];
     if (--sc->live_warps > 0) return;
