@@ -269,8 +269,9 @@ static void set_state(Timing *t, SmWarp *sw, StallReason r, uint32_t line)
     sw->line = line;
 }
 
-/* The source line of a live warp's next instruction (a finished warp keeps
- * the line of its last one: callers do not ask). */
+/* The source line of a live warp's next instruction, 0 past the end (a
+ * live warp's pc is at most ncode; a finished warp keeps the line of its
+ * last one: callers do not ask). */
 static inline uint32_t line_of(const Timing *t, const SmWarp *sw) { return t->info[sw->pc].line; }
 
 int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
