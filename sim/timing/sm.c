@@ -739,7 +739,6 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v, int ahead)
         }
     }
     if (r != ISSUE_OK || !ahead) wake_refile(sm, slot, now + (uint64_t)slots);
-    Cta *cta = &sm->ctas[sw->cta].cta;
     if (r == ISSUE_DONE) {
         sw->finishing = 1;
         set_fetchable(sm, slot, 0);
@@ -764,14 +763,14 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v, int ahead)
         }
         if (r == ISSUE_OK && ahead) wake_refile(sm, slot, look_ahead(sm, t, sw, now + (uint64_t)slots));
     }
-    sw->smst->inst += t->k->machine ? (uint64_t)slots : 1;
+    sw->smst->inst += (uint64_t)slots;   /* 1 unless a machine kernel's expansion or prologue */
     t->st->issues++;
     if (r == ISSUE_BARRIER || r == ISSUE_ARRIVE || r == ISSUE_DONE) {
         /* the barrier unit counts arrivals one after another (sm.bar_warp_cycles
          * each) and releases sm.bar_latency cycles after the last */
         SmCta *sc = &sm->ctas[sw->cta];
         if (r != ISSUE_DONE) sc->bar_clock = (sc->bar_clock > now ? sc->bar_clock : now) + (uint64_t)c->sm.bar_warp_cycles;
-        int rc = cta_barrier_check(t->k, cta);
+        int rc = cta_barrier_check(t->k, &sc->cta);
         if (rc < 0) { t->faulted = 1; return; }
         if (rc > 0) {
             uint64_t when = (sc->bar_clock > now ? sc->bar_clock : now) + (uint64_t)c->sm.bar_latency;
