@@ -824,6 +824,50 @@ static void test_turn_by_age_same_as_sorted(void **state)
                                           names the throttle without evaluate) */
 }
 
+/* A ready warp not picked is charged not_selected while its pipe is free
+ * and its pipe's throttle while not, whether each of its cycles is looked
+ * at (--step) or its wait is charged when it issues from its scheduler's
+ * ready set (sm.c "ready warps").  tests/data/ready_split.s on tiny.ini
+ * (one scheduler, lrr; the SP pipe takes a warp a cycle, the SFU a warp
+ * every 4; lat.alu 4), in source order, fetching 4 instructions into a
+ * 4-deep buffer.  Cycle 0: both warps wait for the fetch unit, which
+ * serves one a cycle (no_instruction: warp 0 one cycle, warp 1 two).
+ * Warp 0's mov issues at 1, warp 1's at 2; each add waits 4 cycles for
+ * %f1 (wait: 2-4 and 3-5).  5: warp 0's add.  6: lrr starts after warp 0,
+ * so warp 1's add issues, and warp 0's sin, ready with the SFU free, is
+ * not picked: not_selected 1.  7: warp 0's sin takes the SFU until 11;
+ * warp 1's sin waits for it, math_pipe_throttle at 7, 8, 9, 10: 4.  8:
+ * warp 0's ret.  11: warp 1's sin, 12: its ret; 13 cycles, 8 issues.
+ * Both waits are charged to the sin's line (13). */
+static void test_ready_warps_charged(void **state)
+{
+    (void)state;
+    Config c;
+    DiagList dl = { 0 };
+    config_defaults(&c);
+    assert_int_equal(config_load_file(&c, "configs/tiny.ini", &dl), 0);
+    set(&c, "core.schedule=source");
+    set(&c, "sm.fetch_width=4");
+    set(&c, "sm.ibuffer_depth=4");
+    set(&c, "sm.max_threads=512");   /* 64 warps a scheduler at most: a turn by age, with */
+    set(&c, "sm.max_warps=64");      /* ready sets (tiny.ini's 128 take the sorted turn) */
+    for (int step = 0; step < 2; step++) {
+        Run r;
+        retry_run(&c, "tests/data/ready_split.s", NULL, 0, step, &r);
+        const uint64_t *st = r.stats.stall;
+        assert_int_equal(r.stats.cycles, 13);
+        assert_int_equal(st[STALL_SELECTED], 8);
+        assert_int_equal(st[STALL_NO_INSTRUCTION], 3);
+        assert_int_equal(st[STALL_WAIT], 6);
+        assert_int_equal(st[STALL_NOT_SELECTED], 1);
+        assert_int_equal(st[STALL_MATH_PIPE_THROTTLE], 4);
+        assert_int_equal(r.stats.line[13].stall[STALL_NOT_SELECTED], 1);
+        assert_int_equal(r.stats.line[13].stall[STALL_MATH_PIPE_THROTTLE], 4);
+        run_free(&r);
+    }
+    diag_free(&dl);
+}
+
 /* The L2 atomic unit's occupancy (memsys.c, l2.atom_lane_cycles): a request
  * holds its slice for what a store of its sectors costs (l2.write_cycles +
  * l2.write_sector_cycles each) or atom_lane_cycles per lane on its most-used
@@ -972,6 +1016,7 @@ int main(void)
         cmocka_unit_test(test_dispatch_round_robin),
         cmocka_unit_test(test_retry_sleep_same_as_polling),
         cmocka_unit_test(test_turn_by_age_same_as_sorted),
+        cmocka_unit_test(test_ready_warps_charged),
         cmocka_unit_test(test_posted_reductions),
         cmocka_unit_test(test_atomic_unit_occupancy),
     };
