@@ -1442,8 +1442,7 @@ static int exec_fast(const X *x, LaneMask m)
     if (in->op == OP_CVT) return fast_cvt_int(x, m);
     if (in->op == OP_CVTA) return fast_cvta(x, m);
     int bits = x->bits;
-    TypeKind k = x->kind;
-    if (!has_row_op(in, k, bits)) return 0;
+    if (!x->k->row_ok[in - x->k->entry->code]) return 0;   /* has_row_op, worked out once */
     const Operand *od = &in->opd[0];
     int dr = od->r[0], dbits = x->k->entry->regs[dr].bits;
     uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
@@ -1540,6 +1539,21 @@ static void exec_set(const X *x, LaneMask m)
         } else if (combine(compare_at(in, st, a, b), c, in->boolop)) r = set_true(dt, 0);
         wreg(x, &in->opd[0], l, r);
     }
+}
+
+int exec_prepare(Kernel *k)
+{
+    const Entry *e = k->entry;
+    free(k->row_ok);
+    k->row_ok = malloc((size_t)(e->ncode ? e->ncode : 1));
+    if (!k->row_ok) return -1;
+    for (int pc = 0; pc < e->ncode; pc++) {
+        const Instr *in = &e->code[pc];
+        int known = in->type < T_COUNT;
+        k->row_ok[pc] = (uint8_t)has_row_op(in, isa_type_kind((DataType)in->type),
+                                            known ? isa_type_bits((DataType)in->type) : 0);
+    }
+    return 0;
 }
 
 /* ---- dispatch ---------------------------------------------------------------------- */

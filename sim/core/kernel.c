@@ -3,6 +3,7 @@
 
 #include "isa/backend.h"
 #include "sim/core/check.h"
+#include "sim/core/exec.h"
 #include "sim/core/printf.h"
 
 #include <stdarg.h>
@@ -81,7 +82,7 @@ int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
     if (!k->var_base) return -1;
     for (int i = 0; i < p->nvars; i++)
         if (p->vars[i].space == SP_GLOBAL) k->var_base[i] = mem_region_of_buffer(mem, p->vars[i].buffer)->base;
-    return layout_regs(k);
+    return layout_regs(k) || exec_prepare(k) ? -1 : 0;
 }
 
 int kernel_use_schedule(Kernel *k, int machine)
@@ -89,7 +90,7 @@ int kernel_use_schedule(Kernel *k, int machine)
     const Entry *src = &k->prog->entries[k->spec->entry];
     k->entry = backend_entry(src, machine);
     k->machine = k->entry != src;
-    return layout_regs(k);
+    return layout_regs(k) || exec_prepare(k) ? -1 : 0;
 }
 
 uint32_t kernel_source_pc(const Kernel *k, uint32_t pc)
@@ -108,6 +109,8 @@ void kernel_free(Kernel *k)
     k->row_off = NULL;
     free(k->row_wide);
     k->row_wide = NULL;
+    free(k->row_ok);
+    k->row_ok = NULL;
 }
 
 enum { RENEW_IN_PLACE = 256 << 10 };   /* bytes: see renew */
