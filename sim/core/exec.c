@@ -1435,21 +1435,27 @@ static int fast_cvt_int(const X *x, LaneMask m)
 #include "sim/core/exec_rowops.inc"
 
 /* 1 if handled. */
+/* exec_fast's decisions for an instruction with a row loop, which depend
+ * on the instruction alone (exec_prepare, once a launch). */
+typedef struct RowInfo {
+    uint8_t ok;              /* has_row_op */
+    uint8_t d32;             /* a 32-bit instruction into a 32-bit register: 4-byte rows */
+    uint8_t a, c;            /* it reads opd[1], opd[3] */
+    uint8_t bimm;            /* opd[2] is an immediate (bv) or absent */
+    uint64_t wm, bv;         /* the destination's width mask; the immediate b */
+} RowInfo;
+
 static int exec_fast(const X *x, LaneMask m)
 {
     const Instr *in = x->in;
     if (in->op == OP_SETP) return fast_setp(x, m);
     if (in->op == OP_CVT) return fast_cvt_int(x, m);
     if (in->op == OP_CVTA) return fast_cvta(x, m);
-    int bits = x->bits;
-    if (!x->k->row_ok[in - x->k->entry->code]) return 0;   /* has_row_op, worked out once */
-    const Operand *od = &in->opd[0];
-    int dr = od->r[0], dbits = x->k->entry->regs[dr].bits;
-    uint64_t wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
-    int has_a = in->nops > 1, has_c = in->nops > 3 && in->opd[3].kind != OPD_NONE;
-    int bimm = in->nops <= 2 || in->opd[2].kind == OPD_NONE || in->opd[2].kind == OPD_IMM;
-    uint64_t bv = in->nops > 2 && in->opd[2].kind == OPD_IMM ? (uint64_t)in->opd[2].imm : 0;
-    if (bits == 32 && dbits == 32) {
+    const RowInfo *ri = &x->k->rows[in - x->k->entry->code];
+    if (!ri->ok) return 0;
+    int dr = in->opd[0].r[0], has_a = ri->a, has_c = ri->c, bimm = ri->bimm;
+    uint64_t wm = ri->wm, bv = ri->bv;
+    if (ri->d32) {
         uint32_t ta[WARP_MAX], tb[WARP_MAX], tc[WARP_MAX];
         const uint32_t *a = has_a ? row32(x, &in->opd[1], ta) : NULL;
         const uint32_t *b = bimm ? NULL : row32(x, &in->opd[2], tb);
@@ -1544,14 +1550,22 @@ static void exec_set(const X *x, LaneMask m)
 int exec_prepare(Kernel *k)
 {
     const Entry *e = k->entry;
-    free(k->row_ok);
-    k->row_ok = malloc((size_t)(e->ncode ? e->ncode : 1));
-    if (!k->row_ok) return -1;
+    free(k->rows);
+    k->rows = calloc((size_t)(e->ncode ? e->ncode : 1), sizeof *k->rows);
+    if (!k->rows) return -1;
     for (int pc = 0; pc < e->ncode; pc++) {
         const Instr *in = &e->code[pc];
-        int known = in->type < T_COUNT;
-        k->row_ok[pc] = (uint8_t)has_row_op(in, isa_type_kind((DataType)in->type),
-                                            known ? isa_type_bits((DataType)in->type) : 0);
+        RowInfo *ri = &k->rows[pc];
+        int bits = in->type < T_COUNT ? isa_type_bits((DataType)in->type) : 0;
+        ri->ok = (uint8_t)has_row_op(in, isa_type_kind((DataType)in->type), bits);
+        if (!ri->ok) continue;
+        int dbits = e->regs[in->opd[0].r[0]].bits;
+        ri->wm = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
+        ri->d32 = bits == 32 && dbits == 32;
+        ri->a = in->nops > 1;
+        ri->c = in->nops > 3 && in->opd[3].kind != OPD_NONE;
+        ri->bimm = in->nops <= 2 || in->opd[2].kind == OPD_NONE || in->opd[2].kind == OPD_IMM;
+        ri->bv = in->nops > 2 && in->opd[2].kind == OPD_IMM ? (uint64_t)in->opd[2].imm : 0;
     }
     return 0;
 }

@@ -109,8 +109,8 @@ void kernel_free(Kernel *k)
     k->row_off = NULL;
     free(k->row_wide);
     k->row_wide = NULL;
-    free(k->row_ok);
-    k->row_ok = NULL;
+    free(k->rows);
+    k->rows = NULL;
 }
 
 enum { RENEW_IN_PLACE = 256 << 10 };   /* bytes: see renew */

@@ -137,7 +137,7 @@ struct Kernel {
      * row is half the host cache each warp's registers take. */
     uint32_t *row_off;
     uint8_t *row_wide;
-    uint8_t *row_ok;         /* per pc of entry: exec_fast has a row loop for it (exec_prepare) */
+    struct RowInfo *rows;    /* per pc of entry: exec_fast's decisions, worked out once (exec_prepare) */
     int max_call_depth;          /* sm.max_call_depth */
     double ns_per_clock;         /* %globaltimer = %clock64 x this (1000 / gpu.core_clock_mhz) */
     uint32_t frame_stride;       /* frame memory per lane (0: the entry makes no calls) */
