@@ -1434,7 +1434,6 @@ static int fast_cvt_int(const X *x, LaneMask m)
 #define ROW_FMA fma_row32
 #include "sim/core/exec_rowops.inc"
 
-/* 1 if handled. */
 /* exec_fast's decisions for an instruction with a row loop, which depend
  * on the instruction alone (exec_prepare, once a launch). */
 typedef struct RowInfo {
@@ -1445,6 +1444,7 @@ typedef struct RowInfo {
     uint64_t wm, bv;         /* the destination's width mask; the immediate b */
 } RowInfo;
 
+/* 1 if handled. */
 static int exec_fast(const X *x, LaneMask m)
 {
     const Instr *in = x->in;

@@ -19,7 +19,7 @@ typedef struct ExecOut {
  * memory for the lanes in `exec`; fills out->mem.  0 ok, -1 fault. */
 int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask exec, ExecOut *out);
 /* What exec_instr decides of each instruction of k->entry once, not at
- * every issue (Kernel.row_ok); -1 if out of memory. */
+ * every issue (Kernel.rows); -1 if out of memory. */
 int exec_prepare(Kernel *k);
 
 /* Apply a global store or atomic held back at issue (k->defer, kernel.h):
