@@ -17,21 +17,16 @@
 #include "sim/mem/mem.h"
 #include "sim/timing/occupancy.h"
 
-static void fermi(Config *c)
+static void load(Config *c, const char *path)
 {
     DiagList dl = { 0 };
     config_defaults(c);
-    assert_int_equal(config_load_file(c, "configs/fermi.ini", &dl), 0);
+    assert_int_equal(config_load_file(c, path, &dl), 0);
     diag_free(&dl);
 }
 
-static void hopper(Config *c)
-{
-    DiagList dl = { 0 };
-    config_defaults(c);
-    assert_int_equal(config_load_file(c, "configs/hopper.ini", &dl), 0);
-    diag_free(&dl);
-}
+static void fermi(Config *c) { load(c, "configs/fermi.ini"); }
+static void hopper(Config *c) { load(c, "configs/hopper.ini"); }
 
 static void set(Config *c, const char *kv)
 {
@@ -843,9 +838,7 @@ static void test_ready_warps_charged(void **state)
 {
     (void)state;
     Config c;
-    DiagList dl = { 0 };
-    config_defaults(&c);
-    assert_int_equal(config_load_file(&c, "configs/tiny.ini", &dl), 0);
+    load(&c, "configs/tiny.ini");
     set(&c, "core.schedule=source");
     set(&c, "sm.fetch_width=4");
     set(&c, "sm.ibuffer_depth=4");
@@ -865,7 +858,6 @@ static void test_ready_warps_charged(void **state)
         assert_int_equal(r.stats.line[13].stall[STALL_MATH_PIPE_THROTTLE], 4);
         run_free(&r);
     }
-    diag_free(&dl);
 }
 
 /* The L2 atomic unit's occupancy (memsys.c, l2.atom_lane_cycles): a request
