@@ -496,6 +496,16 @@ PcInfo *sm_pc_info(const Kernel *k, const Config *cfg)
     return info;
 }
 
+/* A warp with nothing buffered at `at`: why it waits, and (*until) when
+ * to look again.  The fetch unit refills the buffer at the end of a cycle
+ * (sm_fetch) and wakes the warp for the next: until then every look would
+ * say the same (--step still looks each cycle). */
+static inline StallReason empty_buffer(const Timing *t, const SmWarp *sw, uint64_t at, uint64_t *until)
+{
+    *until = sw->fetch_ready > at ? sw->fetch_ready + 1 : t->step ? at + 1 : SM_NEVER;
+    return sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
+}
+
 static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
 {
     Verdict v = { STALL_SELECTED, t->now + 1, PIPE_NONE, 0, 0 };
@@ -513,11 +523,7 @@ static Verdict evaluate(const Sm *sm, const Timing *t, SmWarp *sw)
         sw->released = SM_NEVER;
     }
     if (sw->ibuf == 0) {
-        /* the fetch unit refills it at the end of a cycle (sm_fetch), and
-         * wakes it for the next: until then every look would say this (but
-         * --step shows each cycle's) */
-        v.reason = sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
-        v.until = sw->fetch_ready > now ? sw->fetch_ready + 1 : t->step ? now + 1 : SM_NEVER;
+        v.reason = empty_buffer(t, sw, now, &v.until);
         return v;
     }
     while (t->info[sw->pc].folded) {      /* never past the end */
@@ -662,8 +668,7 @@ static uint64_t look_ahead(Sm *sm, Timing *t, SmWarp *sw, uint64_t at)
     StallReason why;
     uint64_t until;
     if (sw->ibuf == 0) {
-        why = sw->after_branch ? STALL_BRANCH_RESOLVING : STALL_NO_INSTRUCTION;
-        until = sw->fetch_ready > at ? sw->fetch_ready + 1 : SM_NEVER;
+        why = empty_buffer(t, sw, at, &until);
     } else {
         uint32_t pc = sw->pc;
         if (pc >= (uint32_t)t->k->entry->ncode || t->info[pc].folded || t->info[pc].fence) return at;

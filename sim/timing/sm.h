@@ -104,7 +104,8 @@ typedef struct Sched {
     uint64_t rdy[PIPE_COUNT + 1];
     uint64_t rcum[PIPE_COUNT + 1], rsince[PIPE_COUNT + 1];
     unsigned rfree;
-    unsigned rpipes;         /* bit p: rdy[p] is not empty */
+    unsigned rpipes;         /* bit p: rdy[p] is not empty (kept, not derived each turn: without it
+                                fermi tiled_mm 128^3 took 0.3% more host instructions, hopper tiled_mm 0.9%) */
 } Sched;
 
 typedef struct Sm {
