@@ -306,9 +306,13 @@ static void ref_transpose(const RefArg *a, double *out, uint64_t n, uint8_t *chk
 {
     (void)chk;
     int64_t rows = num(&a[1]), cols = num(&a[2]);
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t c = 0; c < cols; c++)
-            if ((uint64_t)(c * rows + r) < n) out[c * rows + r] = at(&a[0], r * cols + c);
+    /* in tiles of 32 x 32: row by row, each write would land on a page of
+     * its own (2048^2: 2.4% of a run's host time, perf) */
+    for (int64_t r0 = 0; r0 < rows; r0 += 32)
+        for (int64_t c0 = 0; c0 < cols; c0 += 32)
+            for (int64_t r = r0; r < r0 + 32 && r < rows; r++)
+                for (int64_t c = c0; c < c0 + 32 && c < cols; c++)
+                    if ((uint64_t)(c * rows + r) < n) out[c * rows + r] = at(&a[0], r * cols + c);
 }
 
 /* sum(in, n): out[0] is the sum; the rest of the buffer is not checked. */
