@@ -937,24 +937,26 @@ static inline uint64_t ready_cum(const Sched *sc, int p, uint64_t at)
 
 /* A look found sw ready (its next instruction's pipe: p) and did not issue
  * it: it waits in rdy[p] from now on, charged as its pipe goes. */
-static void ready_enter(Sm *sm, Timing *t, SmWarp *sw, int p, uint32_t line)
+static void ready_enter(Sm *sm, Timing *t, int slot, int p, uint32_t line)
 {
+    SmWarp *sw = &sm->slots[slot];
     Sched *sc = &sm->sched[sw->sched];
     close_state(t, sw);
     sw->state = STALL_NOT_SELECTED;   /* nominal: ready_leave splits the time */
     sw->line = line;
     sw->ready = 1;
     sw->rsnap = ready_cum(sc, p, t->now);
-    sc->rdy[p] |= 1ull << sc->pos[sw->slot];
+    sc->rdy[p] |= 1ull << sc->pos[slot];
     sc->rpipes |= 1u << p;
-    sm->wake[sw->slot] = SM_NEVER;
+    sm->wake[slot] = SM_NEVER;
 }
 
 /* Charge ready warp sw's time since it became ready, up to now: the cycles
  * its pipe was free for its scheduler to not_selected, the rest to the
  * pipe's throttle; it leaves rdy. */
-static void ready_leave(Sm *sm, Timing *t, SmWarp *sw)
+static void ready_leave(Sm *sm, Timing *t, int slot)
 {
+    SmWarp *sw = &sm->slots[slot];
     Sched *sc = &sm->sched[sw->sched];
     int p = sw->pipe;
     uint64_t freed = ready_cum(sc, p, t->now) - sw->rsnap, held = t->now - sw->since - freed;
@@ -968,7 +970,7 @@ static void ready_leave(Sm *sm, Timing *t, SmWarp *sw)
     }
     sw->since = t->now;
     sw->ready = 0;
-    sc->rdy[p] &= ~(1ull << sc->pos[sw->slot]);
+    sc->rdy[p] &= ~(1ull << sc->pos[slot]);
     if (!sc->rdy[p]) sc->rpipes &= ~(1u << p);
 }
 
@@ -1068,7 +1070,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
     Verdict v = evaluate(sm, t, sw);
     if (v.reason == STALL_SELECTED && may_issue) {
         if (t->step && s < 8) { sm->issued[s] = slot; sm->issued_pc[s] = sw->pc; }
-        if (sw->ready) ready_leave(sm, t, sw);
+        if (sw->ready) ready_leave(sm, t, slot);
         issue(sm, t, slot, &v, tn->ready);
         sm->sched[s].last = slot;
         sm->sched[s].last_pos = sm->policy == SCHED_TWO_LEVEL ? -1 : sm->sched[s].pos[slot];
@@ -1077,7 +1079,7 @@ static inline void look(Sm *sm, Timing *t, Turn *tn, int slot, int candidate)
     }
     if (v.reason == STALL_SELECTED) v.reason = STALL_NOT_SELECTED;
     if (tn->ready && (v.reason == STALL_NOT_SELECTED || v.on_pipe)) {   /* ready, not issued */
-        if (!sw->ready) ready_enter(sm, t, sw, v.pipe, line_of(t, sw));
+        if (!sw->ready) ready_enter(sm, t, slot, v.pipe, line_of(t, sw));
         return;
     }
     /* a draining warp stays charged to its last line (the ret) */
@@ -1294,7 +1296,7 @@ void sm_flush(Sm *sm, Timing *t)
 {
     for (int s = 0; s < sm->nslots; s++)
         if (sm->slots[s].resident) {
-            if (sm->slots[s].ready) ready_leave(sm, t, &sm->slots[s]);   /* a fault stopped the launch */
+            if (sm->slots[s].ready) ready_leave(sm, t, s);   /* a fault stopped the launch */
             close_state(t, &sm->slots[s]);
             t->st->warp_resident += t->now - sm->slots[s].dispatched;
             sm->slots[s].dispatched = t->now;
