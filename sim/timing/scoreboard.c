@@ -60,7 +60,6 @@ Deps *deps_build(const Entry *e)
     for (int pc = 0; pc < e->ncode; pc++) {
         const Instr *in = &e->code[pc];
         Deps *d = &deps[pc];
-        d->minst = in->minst;
         if (in->guard != REG_NONE) add(d, 0, e->nregs + in->guard);
         for (int s = 0; s < ISA_MAX_OPS; s++) {
             if (in->opd[s].kind == OPD_NONE) continue;

@@ -27,7 +27,6 @@ typedef struct Deps {
     uint16_t reg[12];    /* reads, then writes */
     uint8_t bit[12];     /* each one's bit in Scoreboard.pending */
     uint8_t nread, nwrite;
-    uint8_t minst;       /* machine instructions (Instr.minst): 0 folded, n slots */
     uint8_t posted;      /* a global reduction nobody waits for (red, or atom whose result is never read) */
     uint64_t bits;       /* 1 << bit[i] of every register in reg[] */
 } Deps;

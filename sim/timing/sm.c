@@ -71,7 +71,6 @@ int sm_init(Sm *sm, int id, const Config *cfg)
         sm->pipe_ii[p] = u[p].width > 0 ? (ws + u[p].width - 1) / u[p].width : 1;
         sm->pipe_bound[p] = (uint8_t)(u[p].bound && sm->pipe_groups[p] == sm->nsched);
     }
-    sm->has_int = cfg->unit.int_width > 0;
     sm->by_age = sm->policy != SCHED_TWO_LEVEL && (sm->nslots + sm->nsched - 1) / sm->nsched <= 64;
     /* split load/store lanes: each scheduler generates its warps' addresses
      * (lsu_width / lsu_groups lanes), the L1 behind them is the SM's */
@@ -246,12 +245,19 @@ static TraceWarp trace_id(const Timing *t, const SmWarp *sw)
 /* Charge the open interval [since, at) to the warp's state and line
  * (nothing if since is not before at: issue's look_ahead charges a state
  * from the cycle after). */
+/* dt warp-cycles of reason r to the warp's SM and its line (the GPU's
+ * totals are summed from the SMs' at the end: gpu.c). */
+static inline void charge(Timing *t, const SmWarp *sw, StallReason r, uint64_t dt)
+{
+    sw->smst->stall[r] += dt;
+    if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[r] += dt;
+}
+
 static inline void close_state_at(Timing *t, SmWarp *sw, uint64_t at)
 {
     if (at <= sw->since) return;
     uint64_t dt = at - sw->since;
-    sw->smst->stall[sw->state] += dt;      /* the GPU's totals are summed at the end (gpu.c) */
-    if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[sw->state] += dt;
+    charge(t, sw, (StallReason)sw->state, dt);
     if (t->obs) {
         TraceWarp id = trace_id(t, sw);
         t->obs->state(t->obs->ctx, &id, sw->state, sw->since, at, sw->line);
@@ -960,14 +966,8 @@ static void ready_leave(Sm *sm, Timing *t, int slot)
     Sched *sc = &sm->sched[sw->sched];
     int p = sw->pipe;
     uint64_t freed = ready_cum(sc, p, t->now) - sw->rsnap, held = t->now - sw->since - freed;
-    int at_line = sw->line <= (uint32_t)t->st->nlines;
-    sw->smst->stall[STALL_NOT_SELECTED] += freed;
-    if (at_line) t->st->line[sw->line].stall[STALL_NOT_SELECTED] += freed;
-    if (held) {
-        StallReason why = (StallReason)t->info[sw->pc].held;
-        sw->smst->stall[why] += held;
-        if (at_line) t->st->line[sw->line].stall[why] += held;
-    }
+    charge(t, sw, STALL_NOT_SELECTED, freed);
+    if (held) charge(t, sw, (StallReason)t->info[sw->pc].held, held);
     sw->since = t->now;
     sw->ready = 0;
     sc->rdy[p] &= ~(1ull << sc->pos[slot]);

@@ -144,7 +144,6 @@ typedef struct Sm {
     int agu_ii, agu_global_ii;         /* unit.lsu_groups > 1: cycles a shared (global or local) memory
                                           instruction holds its scheduler's address stage (0: no such stage) */
     uint64_t agu_free[16];             /* per scheduler: cycle its address stage is free */
-    uint8_t has_int;                   /* integer instructions have a pipe of their own */
     uint8_t by_age;                    /* a turn may take its warps from a word of age positions and keep
                                           ready warps in Sched.rdy (sm.c: turn, ready_on) */
     int *rank;                         /* per slot: visiting order this cycle (scratch) */
