@@ -117,6 +117,7 @@ typedef struct RegAlloc {
     int colours;       /* 32-bit registers the colouring used */
     int max_live;      /* most 32-bit registers live at once */
     int preds;         /* predicate registers the colouring used */
+    int wide;          /* backend_reg_rows: rows of 8-byte lanes (colours: of 4-byte lanes) */
     int *phys;         /* per value register: first colour, -1 if unused */
     int *pphys;        /* per predicate: colour, -1 if unused */
     uint32_t *first, *last;   /* per value register: live range in pcs of
@@ -132,6 +133,17 @@ int backend_liveness(const Entry *e, uint64_t **in, uint64_t **out);
  * large to allocate (ra->regs then holds the count by use). */
 int backend_regalloc(const Entry *e, RegAlloc *ra);
 void backend_regalloc_free(RegAlloc *ra);
+/* The rows of e's value registers in a warp's register file, as the
+ * hardware shares a physical register between values whose lives do not
+ * overlap (kernel.c lays them out so): ra->phys[r] is r's row among the
+ * ra->colours rows of 4-byte lanes (r of 32 bits or fewer) or the
+ * ra->wide rows of 8-byte lanes (64 bits), -1 if no instruction names r.
+ * The colouring of backend_regalloc on e's own code and blocks (built
+ * afresh: e may be a machine order), with widths apart and no destination
+ * sharing a row with a register its instruction reads (regalloc.c says
+ * why).  0 ok, -1 out of memory or too large; free with
+ * backend_regalloc_free either way. */
+int backend_reg_rows(const Entry *e, RegAlloc *ra);
 
 /* ---- if-conversion (ifconv.c) -------------------------------------------- */
 /* ptxas guards a short forward branch's few instructions instead of jumping

@@ -11,8 +11,17 @@
  * ptxas reports the highest register used plus its reserved ones (R1, the
  * stack pointer, and the pair the ABI keeps), rounded up to the allocation
  * granule of 8 registers per thread, and never fewer than 16 (backend.h).
+ *
+ * The same colouring lays out a warp's register rows in the simulator
+ * (backend_reg_rows, kernel.c), with two more rules so that sharing a row
+ * changes no value: 32-bit and 64-bit registers are coloured apart (a row
+ * of 8-byte lanes puts lane l over lanes 2l and 2l + 1 of a 4-byte row,
+ * another thread's, which no thread's liveness sees), and an instruction's
+ * destination never shares a row with a register it reads (exec.c reads a
+ * row and writes another lane by lane: only the same register in place).
  */
 #include "backend.h"
+#include "cfg.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +130,36 @@ int backend_liveness(const Entry *e, uint64_t **in_out, uint64_t **out_out)
     return 0;
 }
 
-int backend_regalloc(const Entry *e, RegAlloc *ra)
+/* A register's class: registers interfere, and share colours, only within
+ * one.  ptxas's count: values (pairs for 64 bits) and predicates; rows:
+ * 32-bit-or-narrower values, 64-bit values and predicates. */
+static int reg_class(const Entry *e, int r, int rows)
+{
+    if (r >= e->nregs) return 2;
+    return rows && e->regs[r].bits > 32;
+}
+
+/* The registers of class cls (reg_class) into ord in order of first
+ * appearance; how many (-1: out of memory). */
+static int in_order(const Entry *e, int rows, int cls, int *ord)
+{
+    int n = 0;
+    char *seen = calloc((size_t)(e->nregs + e->npreds + 1), 1);
+    if (!seen) return -1;
+    RegUse u;
+    for (int pc = 0; pc < e->ncode; pc++) {
+        backend_reg_use(e, &e->code[pc], &u);
+        for (int k = 0; k < u.nrd + u.nwr; k++) {
+            int r = k < u.nrd ? u.rd[k] : u.wr[k - u.nrd];
+            if (reg_class(e, r, rows) == cls && !seen[r]) { seen[r] = 1; ord[n++] = r; }
+        }
+    }
+    free(seen);
+    return n;
+}
+
+/* backend_regalloc's colouring (rows = 0) or backend_reg_rows' (rows = 1). */
+static int allocate(const Entry *e, RegAlloc *ra, int rows)
 {
     memset(ra, 0, sizeof *ra);
     int nr = e->nregs, np = e->npreds, N = nr + np, nb = e->nblocks;
@@ -150,12 +188,15 @@ int backend_regalloc(const Entry *e, RegAlloc *ra)
             const Instr *x = &e->code[pc];
             backend_reg_use(e, x, &u);
             for (int i = 0; i < u.nwr; i++) {
-                int d = u.wr[i];
+                int d = u.wr[i], cd = reg_class(e, d, rows);
                 for (int j = 0; j < N; j++)
-                    if (j != d && test(live, j) && ((d < nr) == (j < nr))) { set(&adj[(size_t)d * nw], j); set(&adj[(size_t)j * nw], d); }
+                    if (j != d && test(live, j) && cd == reg_class(e, j, rows)) { set(&adj[(size_t)d * nw], j); set(&adj[(size_t)j * nw], d); }
                 /* a dead write still needs its register for a moment */
                 for (int k = i + 1; k < u.nwr; k++)
-                    if (u.wr[k] != d && (d < nr) == (u.wr[k] < nr)) { set(&adj[(size_t)d * nw], u.wr[k]); set(&adj[(size_t)u.wr[k] * nw], d); }
+                    if (u.wr[k] != d && cd == reg_class(e, u.wr[k], rows)) { set(&adj[(size_t)d * nw], u.wr[k]); set(&adj[(size_t)u.wr[k] * nw], d); }
+                /* rows: nor with what the instruction reads */
+                for (int k = 0; rows && k < u.nrd; k++)
+                    if (u.rd[k] != d && cd == reg_class(e, u.rd[k], rows)) { set(&adj[(size_t)d * nw], u.rd[k]); set(&adj[(size_t)u.rd[k] * nw], d); }
             }
             int here = 0;
             for (int j = 0; j < nr; j++) if (test(live, j)) here += width(e, j);
@@ -173,31 +214,23 @@ int backend_regalloc(const Entry *e, RegAlloc *ra)
     for (int i = 0; i < N; i++) {
         if (!test(&in[0], i)) continue;
         for (int j = 0; j < N; j++)
-            if (j != i && test(&in[0], j) && ((i < nr) == (j < nr))) set(&adj[(size_t)i * nw], j);
+            if (j != i && test(&in[0], j) && reg_class(e, i, rows) == reg_class(e, j, rows)) set(&adj[(size_t)i * nw], j);
     }
-    /* colour value registers, then predicates, in order of first appearance */
+    /* colour value registers, then predicates, in order of first
+     * appearance; rows: the 32-bit ones, then the 64-bit ones, a row each */
     for (int i = 0; i < N; i++) col[i] = -1;
-    int nord = 0;
-    char *done = calloc((size_t)N, 1);
-    if (!done) goto done;
-    for (int pc = 0; pc < e->ncode; pc++) {
-        backend_reg_use(e, &e->code[pc], &u);
-        for (int k = 0; k < u.nrd + u.nwr; k++) {
-            int r = k < u.nrd ? u.rd[k] : u.wr[k - u.nrd];
-            if (r < nr && !done[r]) { done[r] = 1; ord[nord++] = r; }
-        }
+    int n0 = in_order(e, rows, 0, ord);
+    if (n0 < 0) goto done;
+    int used = colour(e, N, nw, adj, ord, n0, col, rows);   /* rows: one row each */
+    if (rows) {
+        int n1 = in_order(e, rows, 1, ord);
+        if (n1 < 0) goto done;
+        ra->wide = colour(e, N, nw, adj, ord, n1, col, 1);
+        if (used > MAX_COLOURS || ra->wide > MAX_COLOURS) goto done;   /* no row was free: some share one */
     }
-    int used = colour(e, N, nw, adj, ord, nord, col, 0);
-    int npord = 0;
-    for (int pc = 0; pc < e->ncode; pc++) {
-        backend_reg_use(e, &e->code[pc], &u);
-        for (int k = 0; k < u.nrd + u.nwr; k++) {
-            int r = k < u.nrd ? u.rd[k] : u.wr[k - u.nrd];
-            if (r >= nr && !done[r]) { done[r] = 1; ord[npord++] = r; }
-        }
-    }
-    ra->preds = colour(e, N, nw, adj, ord, npord, col, 1);
-    free(done);
+    int n2 = in_order(e, rows, 2, ord);
+    if (n2 < 0) goto done;
+    ra->preds = colour(e, N, nw, adj, ord, n2, col, 1);
     for (int r = 0; r < nr; r++) ra->phys[r] = col[r];
     for (int r = 0; r < np; r++) ra->pphys[r] = col[nr + r];
     ra->colours = used;
@@ -208,5 +241,27 @@ int backend_regalloc(const Entry *e, RegAlloc *ra)
     rc = 0;
 done:
     free(in); free(out); free(adj); free(live); free(ord); free(col);
+    return rc;
+}
+
+int backend_regalloc(const Entry *e, RegAlloc *ra) { return allocate(e, ra, 0); }
+
+int backend_reg_rows(const Entry *e, RegAlloc *ra)
+{
+    /* the liveness needs e's own blocks: the machine order's are the
+     * scheduled order's, which region scheduling and if-conversion moved
+     * code across; cfg_build sets the branches' reconvergence pcs, so it
+     * works on a copy of the code */
+    Entry c = *e;
+    c.blocks = NULL;
+    c.nblocks = 0;
+    c.code = malloc((size_t)(e->ncode ? e->ncode : 1) * sizeof *c.code);
+    int rc = -1;
+    if (c.code) {
+        memcpy(c.code, e->code, (size_t)e->ncode * sizeof *c.code);
+        rc = cfg_build(&c) ? -1 : allocate(&c, ra, 1);
+    }
+    free(c.code);
+    free(c.blocks);
     return rc;
 }

@@ -303,6 +303,44 @@ static int allocate(const Entry *e, int *colours)
     return r;
 }
 
+/* The rows a warp's registers share in the simulator (backend_reg_rows),
+ * worked out by hand.  %r1 dies at the add that writes %r2, where ptxas's
+ * colouring lets them share R0 (and %rd3 reuse %rd1's or %rd2's pair: 6
+ * colours above); a row never holds an instruction's destination and one
+ * of its sources, so %r2 takes row 1 and %rd3 a third row of 8-byte lanes,
+ * which are counted apart from the 4-byte ones.  %r3, written after %r1
+ * and %r2 are dead, takes row 0 again.  A register no instruction names
+ * has none. */
+static void test_register_rows(void **state)
+{
+    (void)state;
+    Program *p = entry("    .reg .b32 %unused;\n"
+                       "    mov.u32 %r1, %tid.x;\n"
+                       "    add.u32 %r2, %r1, 1;\n"
+                       "    mul.wide.u32 %rd1, %r2, 4;\n"
+                       "    ld.param.u64 %rd2, [a];\n"
+                       "    add.s64 %rd3, %rd2, %rd1;\n"
+                       "    mov.u32 %r3, 7;\n"
+                       "    st.global.u32 [%rd3], %r3;\n"
+                       "    ret;");
+    const Entry *e = &p->entries[0];
+    RegAlloc ra;
+    assert_int_equal(backend_reg_rows(e, &ra), 0);
+    assert_int_equal(ra.colours, 2);
+    assert_int_equal(ra.wide, 3);
+    static const struct { const char *name; int row; } want[] = {
+        { "%r1", 0 }, { "%r2", 1 }, { "%r3", 0 }, { "%rd1", 0 }, { "%rd2", 1 }, { "%rd3", 2 }, { "%unused", -1 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int r = 0;
+        while (r < e->nregs && strcmp(e->regs[r].name, want[i].name)) r++;
+        assert_true(r < e->nregs);
+        assert_int_equal(ra.phys[r], want[i].row);
+    }
+    backend_regalloc_free(&ra);
+    program_free(p);
+}
+
 static void test_register_counts(void **state)
 {
     (void)state;
@@ -1028,6 +1066,7 @@ int main(void)
         cmocka_unit_test(test_loads_rise_branch_stays_last),
         cmocka_unit_test(test_machine_instruction_counts),
         cmocka_unit_test(test_register_counts),
+        cmocka_unit_test(test_register_rows),
         cmocka_unit_test(test_reference_registers),
         cmocka_unit_test(test_reference_instructions),
         cmocka_unit_test(test_every_kernel_same_memory),

@@ -171,6 +171,13 @@ static void walk_evenodd(void **state)
     assert_int_equal(type(&p, "p %r1"), 1);
     see(&p, "%r1 of block 0 warp 0, by lane:\n   0:          0          1          2          3          4          5"
             "          6          7");
+    /* a register past its last use keeps its value under --step, where
+     * each has a row of its own (kernel_pack_rows is off): %r3 (%ctaid.x,
+     * last read at line 47) shares its row with %r6 (i & 1, written at
+     * line 56) when rows are shared */
+    assert_int_equal(type(&p, "p %r3"), 1);
+    see(&p, "%r3 of block 0 warp 0, by lane:\n   0:          0          0          0          0          0          0"
+            "          0          0");
 
     /* s: the focused warp's next instruction, however many cycles away */
     assert_int_equal(type(&p, "s"), 1);

@@ -64,12 +64,14 @@ static Program *assemble(const char *path)
 }
 
 /* One timing run at `threads`: what a user sees of it (and where the
- * host time went, if times). */
-static Outcome run_timed(const Program *p, const Config *c, const char *cfg_path, int threads, GpuHostTimes *times)
+ * host time went, if times); apart: each register a row of its own
+ * (RunOptions.rows_apart). */
+static Outcome run_timed(const Program *p, const Config *c, const char *cfg_path, int threads, GpuHostTimes *times,
+                         int apart)
 {
     Outcome o = { 0 };
     DiagList dl = { 0 };
-    RunOptions ro = { .threads = threads, .host_times = times };
+    RunOptions ro = { .threads = threads, .host_times = times, .rows_apart = apart };
     Run r;
     o.rc = run_program(&r, p, c, cfg_path, &ro, &dl);
     if (o.rc == RUN_BAD_INPUT) diag_print(&dl, stderr);
@@ -88,7 +90,7 @@ static Outcome run_timed(const Program *p, const Config *c, const char *cfg_path
 
 static Outcome run_at(const Program *p, const Config *c, const char *cfg_path, int threads)
 {
-    return run_timed(p, c, cfg_path, threads, NULL);
+    return run_timed(p, c, cfg_path, threads, NULL, 0);
 }
 
 static void outcome_free(Outcome *o)
@@ -121,13 +123,22 @@ static void assert_same_outcome(Outcome *a, Outcome *b)
 
 /* The file at 1, 2 and 3 threads: identical reports, printf and memory.
  * The most threads also run with the host prefetching on (gpu_test_prefetch),
- * the others with it off; one thread as the launch decides.  Returns the
- * one-thread outcome's rc. */
+ * the others with it off; one thread as the launch decides.  And one
+ * thread with each register in a row of its own (RunOptions.rows_apart)
+ * instead of rows shared as the registers' lives allow (kernel_pack_rows):
+ * the same too.  Returns the one-thread outcome's rc. */
 static int check_file(const char *kernel, const Config *c, const char *cfg_path)
 {
     Program *p = assemble(kernel);
     assert_non_null(p);
     Outcome one = run_at(p, c, cfg_path, 1);
+    Outcome apart = run_timed(p, c, cfg_path, 1, NULL, 1);
+    int same = apart.rc == one.rc && !strcmp(apart.json, one.json) && !strcmp(apart.printf_text, one.printf_text) &&
+               same_memory(&apart.mem, &one.mem);
+    if (!same) print_error("%s on %s: registers in rows apart differ from shared rows (exit %d vs %d)\n", kernel, cfg_path,
+                           apart.rc, one.rc);
+    assert_true(same);
+    outcome_free(&apart);
     /* more threads than SMs run as many lanes as SMs (test_lane_count): the
      * same launch again (tiny.ini's one SM: every count is the one-thread run) */
     int most = max_threads < c->gpu.num_sms ? max_threads : c->gpu.num_sms;
@@ -178,6 +189,40 @@ static void test_order_sensitive(void **state)
         Config c;
         assert_int_equal(load_config(&c, cfgs[k]), 0);
         for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) check_file(files[i], &c, cfgs[k]);
+    }
+}
+
+/* Registers sharing rows (kernel_pack_rows) compute what registers in
+ * rows of their own do.  rows_diverge.s on every config, where sharing a
+ * row across widths would give 16 of its 128 values wrong (a 64-bit row's
+ * lane over two other threads' lanes of a 32-bit one: seen with the
+ * colouring that counts ptxas's registers, which pairs them), and nvcc's
+ * code (machine order: unrolled, if-converted, vectorised) on hopper.ini. */
+static void test_rows_shared(void **state)
+{
+    (void)state;
+    for (int i = 0; i < nconfigs; i++) {
+        Config c;
+        assert_int_equal(load_config(&c, configs[i]), 0);
+        assert_int_equal(check_file("tests/data/rows_diverge.s", &c, configs[i]), RUN_OK);
+    }
+    char *nvcc[MAX_FILES];
+    int n = list_dir("tests/validation/nvcc", ".s", nvcc, MAX_FILES);
+    assert_true(n >= 20);
+    Config c;
+    assert_int_equal(load_config(&c, "configs/hopper.ini"), 0);
+    for (int i = 0; i < n; i++) {
+        if (!sanitized_subset() || i % 5 == 0) {
+            Program *p = assemble(nvcc[i]);
+            assert_non_null(p);
+            Outcome a = run_timed(p, &c, "configs/hopper.ini", 1, NULL, 0);
+            Outcome b = run_timed(p, &c, "configs/hopper.ini", 1, NULL, 1);
+            if (a.rc != RUN_OK || strcmp(a.json, b.json)) print_error("%s: exit %d, apart %d\n", nvcc[i], a.rc, b.rc);
+            assert_int_equal(a.rc, RUN_OK);
+            assert_same_outcome(&a, &b);
+            program_free(p);
+        }
+        free(nvcc[i]);
     }
 }
 
@@ -430,9 +475,10 @@ static void test_prefetch_pays(void **state)
 }
 
 /* Prefetching on or off, the same run: nvcc's naive_mm at 128³ on
- * hopper.ini (64 blocks of 8 warps, 62 registers of 32 bits and 34 of 64:
- * 16.3 KiB of rows a warp, about 9 MiB in all) turns it on by itself,
- * fermi.ini's tiled_mm does not. */
+ * hopper.ini with a row per register (64 blocks of 8 warps, 62 registers
+ * of 32 bits and 34 of 64: 16.3 KiB of rows a warp, about 9 MiB in all;
+ * its shared rows take 6.4 KiB) turns it on by itself, fermi.ini's
+ * tiled_mm does not. */
 static void test_prefetch_changes_nothing(void **state)
 {
     (void)state;
@@ -446,9 +492,9 @@ static void test_prefetch_changes_nothing(void **state)
         Program *p = assemble(cases[i].kernel);
         assert_non_null(p);
         GpuHostTimes ta = { 0 }, tb = { 0 };
-        Outcome a = run_timed(p, &c, cases[i].cfg, 1, &ta);
+        Outcome a = run_timed(p, &c, cases[i].cfg, 1, &ta, cases[i].pays);
         gpu_test_prefetch(!cases[i].pays);
-        Outcome b = run_timed(p, &c, cases[i].cfg, 1, &tb);
+        Outcome b = run_timed(p, &c, cases[i].cfg, 1, &tb, cases[i].pays);
         gpu_test_prefetch(-1);
         assert_int_equal(ta.prefetch, cases[i].pays);
         assert_int_equal(tb.prefetch, !cases[i].pays);
@@ -579,6 +625,7 @@ int main(void)
     int n = 0;
     for (int i = 0; i < nconfigs; i++) tests[n++] = (struct CMUnitTest){ configs[i], test_config, NULL, NULL, configs[i] };
     tests[n++] = (struct CMUnitTest){ "order_sensitive", test_order_sensitive, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "rows_shared", test_rows_shared, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "fault", test_fault, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "held_stores", test_held_stores, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "stats_merge", test_stats_merge, NULL, NULL, NULL };

@@ -25,10 +25,13 @@ void kernel_configure(Kernel *k, int max_call_depth, double core_clock_mhz)
     k->frame_stride = s > (1u << 24) ? (1u << 24) : (uint32_t)s;
 }
 
-/* Kernel.row_off and row_wide for k->entry's registers: rows in register
- * order (a linked .func's registers stay one byte range, swap_regs), each
- * rounded to 8 bytes so every 8-byte row is aligned whatever the warp size. */
-static int layout_regs(Kernel *k)
+/* Kernel.row_off and row_wide for k->entry's registers: a row per register
+ * in register order (a linked .func's registers stay one byte range,
+ * swap_regs), or with pack a row per colour of backend_reg_rows, shared by
+ * registers whose lives do not overlap (kernel_pack_rows); each row is
+ * rounded to 8 bytes so every 8-byte row is aligned whatever the warp size.
+ * 1: pack asked for and not possible (rows as unpacked). */
+static int layout_regs(Kernel *k, int pack)
 {
     const Entry *e = k->entry;
     free(k->row_off);
@@ -36,15 +39,39 @@ static int layout_regs(Kernel *k)
     k->row_off = malloc(((size_t)e->nregs + 1) * sizeof *k->row_off);
     k->row_wide = malloc((size_t)(e->nregs ? e->nregs : 1));
     if (!k->row_off || !k->row_wide) return -1;
-    uint64_t off = 0;
-    for (int r = 0; r < e->nregs; r++) {
-        k->row_off[r] = (uint32_t)off;
-        k->row_wide[r] = e->regs[r].bits > 32;
-        off += ((uint64_t)(k->row_wide[r] ? 8 : 4) * (uint64_t)k->warp_size + 7) / 8 * 8;
-        if (off > UINT32_MAX) return -1;
+    uint64_t narrow_b = (4ull * (uint64_t)k->warp_size + 7) / 8 * 8, wide_b = 8ull * (uint64_t)k->warp_size;
+    RegAlloc ra = { 0 };
+    int packed = pack && e->nlinked == 0 && backend_reg_rows(e, &ra) == 0;
+    for (int pc = 0; packed && pc < e->ncode; pc++) packed = e->code[pc].op != OP_CALL;
+    /* packed: the narrow rows, then the wide ones, each width ending with
+     * a row that the registers no instruction names share if it has any
+     * (nothing reads or writes them: nvcc declares more than it uses, and
+     * an unrolled loop leaves its original registers behind) */
+    uint64_t off = 0, nrow = packed ? (uint64_t)ra.colours : 0, wrow = packed ? (uint64_t)ra.wide : 0;
+    for (int r = 0, sink[2] = { 0, 0 }; packed && r < e->nregs; r++) {
+        int w = e->regs[r].bits > 32;
+        if (ra.phys[r] >= 0 || sink[w]) continue;
+        sink[w] = 1;
+        if (w) wrow++;
+        else nrow++;
     }
-    k->row_off[e->nregs] = (uint32_t)off;
-    return 0;
+    uint64_t end = nrow * narrow_b + wrow * wide_b;
+    for (int r = 0; r < e->nregs; r++) {
+        k->row_wide[r] = e->regs[r].bits > 32;
+        uint64_t b = k->row_wide[r] ? wide_b : narrow_b;
+        if (packed) {
+            uint64_t row = ra.phys[r] >= 0 ? (uint64_t)ra.phys[r] : k->row_wide[r] ? wrow - 1 : nrow - 1;
+            off = k->row_wide[r] ? nrow * narrow_b + row * wide_b : row * narrow_b;
+        } else {
+            off = end;
+            end += b;
+        }
+        if (off + b > UINT32_MAX) { backend_regalloc_free(&ra); return -1; }
+        k->row_off[r] = (uint32_t)off;
+    }
+    k->row_off[e->nregs] = (uint32_t)end;
+    backend_regalloc_free(&ra);
+    return pack && !packed;
 }
 
 int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
@@ -82,7 +109,7 @@ int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
     if (!k->var_base) return -1;
     for (int i = 0; i < p->nvars; i++)
         if (p->vars[i].space == SP_GLOBAL) k->var_base[i] = mem_region_of_buffer(mem, p->vars[i].buffer)->base;
-    return layout_regs(k) || exec_prepare(k) ? -1 : 0;
+    return layout_regs(k, 0) || exec_prepare(k) ? -1 : 0;
 }
 
 int kernel_use_schedule(Kernel *k, int machine)
@@ -90,7 +117,15 @@ int kernel_use_schedule(Kernel *k, int machine)
     const Entry *src = &k->prog->entries[k->spec->entry];
     k->entry = backend_entry(src, machine);
     k->machine = k->entry != src;
-    return layout_regs(k) || exec_prepare(k) ? -1 : 0;
+    return layout_regs(k, 0) || exec_prepare(k) ? -1 : 0;
+}
+
+int kernel_pack_rows(Kernel *k)
+{
+    int rc = layout_regs(k, 1);
+    if (rc < 0 || exec_prepare(k)) return -1;
+    k->packed = rc == 0;
+    return 0;
 }
 
 uint32_t kernel_source_pc(const Kernel *k, uint32_t pc)

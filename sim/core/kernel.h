@@ -145,6 +145,7 @@ struct Kernel {
     uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
     int machine;                 /* core.schedule=machine: entry is the back end's
                                     machine order; counts are machine instructions */
+    int packed;                  /* registers share rows (kernel_pack_rows) */
     struct Checker *check;       /* run-time checks (check.h), NULL when off */
     DeferLog *defer;             /* non-NULL: global memory effects wait for exec_replay (gpu.c) */
     struct PrintfRec *prints;    /* device printf lines of this launch (printf.h) */
@@ -175,6 +176,16 @@ void kernel_free(Kernel *k);
 /* Issue the back end's machine order (machine = 1) or the source order
  * (-1: out of memory). */
 int kernel_use_schedule(Kernel *k, int machine);
+/* Lay out a warp's register rows as the machine code's registers share
+ * them (isa/backend.h: backend_reg_rows), so its working set is what the
+ * hardware's would be: nvcc's naive_mm keeps 40 rows a warp instead of
+ * 143, 6.4 KiB instead of 23.9 (docs/performance.md, seventeenth session).  Every value
+ * the kernel computes is the same; a register whose life is over may read
+ * another's, so --step, which prints registers by name, and the checks,
+ * which watch them, keep a row each.  Not where the entry makes calls (a
+ * callee's registers are saved as one byte range) or the colouring fails:
+ * then k->packed stays 0.  -1: out of memory. */
+int kernel_pack_rows(Kernel *k);
 /* The source pc of pc in the code k issues (faults name source pcs, as
  * --disasm numbers them). */
 uint32_t kernel_source_pc(const Kernel *k, uint32_t pc);

@@ -102,7 +102,7 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     int faulted = 0;
     check_init(&r->check, (unsigned)o->checks, cfg->sm.independent_threads);
     Checker *chk = o->checks & ~CHECK_ERROR ? &r->check : NULL;
-    GpuHost host = { o->threads, o->host_times };
+    GpuHost host = { o->threads, o->host_times, o->rows_apart };
     for (int i = 0; i < p->nlaunches && !faulted; i++) {
         const Stats *st = &r->stats;
         LaunchFigures before = { st->cycles, st->inst, st->thread_inst, st->ctas_launched };

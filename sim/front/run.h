@@ -32,6 +32,7 @@ typedef struct RunOptions {
     int threads;             /* host threads per timing launch (0 or 1: one; -N: automatic up to N, GpuHost);
                                 any count gives the same result */
     GpuHostTimes *host_times;   /* where the host time went (make bench), or NULL */
+    int rows_apart;          /* each register its own row, not packed (GpuHost.rows_apart; the tests) */
 } RunOptions;
 
 /* What one launch added to the run's counters (the reports' per-launch

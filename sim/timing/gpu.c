@@ -595,6 +595,12 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     /* the checks run the PTX as written: a finding names the order the
      * student wrote (docs/checks.md); the memory is the same either way */
     if (kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE && !chk)) { kernel_free(&k); return -1; }
+    /* registers share rows as physical registers do, except where --step
+     * prints them by name and the checks watch them */
+    if (!chk && !(step && step->print) && !(host && host->rows_apart) && kernel_pack_rows(&k)) {
+        kernel_free(&k);
+        return -1;
+    }
     kernel_configure(&k, cfg->sm.max_call_depth, cfg->gpu.core_clock_mhz);
     k.check = chk;
     const LaunchSpec *l = k.spec;

@@ -57,6 +57,10 @@ typedef struct GpuHostTimes {
 typedef struct GpuHost {
     int threads;
     GpuHostTimes *times;
+    /* each register a row of its own instead of rows shared as the machine
+     * code shares registers (kernel_pack_rows): the same result, bit for
+     * bit (test_threads compares them) */
+    int rows_apart;
 } GpuHost;
 
 /* obs: --trace's observer, or NULL; chk: the run-time checks
