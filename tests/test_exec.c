@@ -324,7 +324,14 @@ static void test_register_rows(void **state)
     assert_int_equal(k->row_wide[fd0], 1);
     Cta c;
     assert_int_equal(cta_init(k, &c, 0, 0), 0);
+    /* the rows start on a host cache line (rows_alloc): a row of 4-byte
+     * lanes is two 64-byte lines, one of 8-byte lanes four; so after
+     * cta_next, which clears them in place */
+    assert_int_equal((uintptr_t)c.regs % 64, 0);
+    assert_int_equal(cta_next(k, &c, 0, 0), 0);
+    assert_int_equal((uintptr_t)c.regs % 64, 0);
     Warp *w = &c.warps[0];
+    assert_int_equal((uintptr_t)w->rb % 64, 0);
     ExecOut out;
     for (int i = 0; i < 8; i++) assert_int_equal(warp_issue(k, w, &out), ISSUE_OK);
     for (int l = 0; l < 32; l += 31) {

@@ -150,6 +150,19 @@ void kernel_free(Kernel *k)
 
 enum { RENEW_IN_PLACE = 256 << 10 };   /* bytes: see renew */
 
+/* A block's register rows, zeroed, starting on a host cache line: each
+ * warp's rows are a multiple of 64 bytes at 32 lanes, so a row of 4-byte
+ * lanes is two host lines and one of 8-byte lanes four, where calloc's
+ * 16-byte alignment made most of them three and five (hopper.ini nvcc
+ * tiled_mm 256^3 1.05 -> 0.99 s: docs/performance.md, seventeenth
+ * session).  NULL when out of memory. */
+static void *rows_alloc(size_t bytes)
+{
+    size_t n = (bytes + 63) / 64 * 64;
+    void *p = aligned_alloc(64, n ? n : 64);
+    return p ? memset(p, 0, bytes) : NULL;
+}
+
 /* A block's arrays, in bytes, all from the launch (cta_init, cta_next,
  * cta_setup): its warps, shared memory, local memory (per thread, times
  * its threads), registers and predicates (per warp, times its warps) and
@@ -228,7 +241,7 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
     c->warps = calloc(1, b.warps);
     c->smem = calloc(1, b.smem);
     c->lmem = calloc(1, b.lmem);
-    c->regs = calloc(1, b.regs);
+    c->regs = rows_alloc(b.regs);
     c->preds = calloc(1, b.preds);
     if (k->frame_stride) c->frames = calloc(1, b.frames);
     return cta_arrays_ok(k, c) ? cta_setup(k, c, linear, smid) : -1;
@@ -252,13 +265,13 @@ static void cta_release(Cta *c)
 
 /* An array of a block that ran, zeroed for the next: cleared in place when
  * small; a large one (call frames, spilled locals) allocated afresh, which
- * maps zeroed pages on first use instead of writing every byte.  NULL when
- * out of memory (p freed). */
-static void *renew(void *p, size_t bytes)
+ * maps zeroed pages on first use instead of writing every byte (register
+ * rows: from rows_alloc).  NULL when out of memory (p freed). */
+static void *renew(void *p, size_t bytes, int rows)
 {
     if (bytes <= RENEW_IN_PLACE) return memset(p, 0, bytes);
     free(p);
-    return calloc(1, bytes);
+    return rows ? rows_alloc(bytes) : calloc(1, bytes);
 }
 
 int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
@@ -272,12 +285,12 @@ int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
     c->smem_bytes = keep.smem_bytes;
     c->lmem_bytes = keep.lmem_bytes;
     CtaBytes b = cta_bytes(k, c);
-    c->warps = renew(keep.warps, b.warps);
-    c->smem = renew(keep.smem, b.smem);
-    c->lmem = renew(keep.lmem, b.lmem);
-    c->regs = renew(keep.regs, b.regs);
-    c->preds = renew(keep.preds, b.preds);
-    if (k->frame_stride) c->frames = renew(keep.frames, b.frames);
+    c->warps = renew(keep.warps, b.warps, 0);
+    c->smem = renew(keep.smem, b.smem, 0);
+    c->lmem = renew(keep.lmem, b.lmem, 0);
+    c->regs = renew(keep.regs, b.regs, 1);
+    c->preds = renew(keep.preds, b.preds, 0);
+    if (k->frame_stride) c->frames = renew(keep.frames, b.frames, 0);
     return cta_arrays_ok(k, c) ? cta_setup(k, c, linear, smid) : -1;
 }
 
