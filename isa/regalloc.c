@@ -252,6 +252,7 @@ int backend_reg_rows(const Entry *e, RegAlloc *ra)
      * scheduled order's, which region scheduling and if-conversion moved
      * code across; cfg_build sets the branches' reconvergence pcs, so it
      * works on a copy of the code */
+    memset(ra, 0, sizeof *ra);
     Entry c = *e;
     c.blocks = NULL;
     c.nblocks = 0;

@@ -120,13 +120,7 @@ int kernel_use_schedule(Kernel *k, int machine)
     return layout_regs(k, 0) || exec_prepare(k) ? -1 : 0;
 }
 
-int kernel_pack_rows(Kernel *k)
-{
-    int rc = layout_regs(k, 1);
-    if (rc < 0 || exec_prepare(k)) return -1;
-    k->packed = rc == 0;
-    return 0;
-}
+int kernel_pack_rows(Kernel *k) { return layout_regs(k, 1) < 0 || exec_prepare(k) ? -1 : 0; }
 
 uint32_t kernel_source_pc(const Kernel *k, uint32_t pc)
 {

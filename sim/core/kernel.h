@@ -145,7 +145,6 @@ struct Kernel {
     uint64_t clock;              /* %clock: cycles (timing) or steps (functional) */
     int machine;                 /* core.schedule=machine: entry is the back end's
                                     machine order; counts are machine instructions */
-    int packed;                  /* registers share rows (kernel_pack_rows) */
     struct Checker *check;       /* run-time checks (check.h), NULL when off */
     DeferLog *defer;             /* non-NULL: global memory effects wait for exec_replay (gpu.c) */
     struct PrintfRec *prints;    /* device printf lines of this launch (printf.h) */
@@ -184,7 +183,7 @@ int kernel_use_schedule(Kernel *k, int machine);
  * another's, so --step, which prints registers by name, and the checks,
  * which watch them, keep a row each.  Not where the entry makes calls (a
  * callee's registers are saved as one byte range) or the colouring fails:
- * then k->packed stays 0.  -1: out of memory. */
+ * then each register keeps a row of its own.  -1: out of memory. */
 int kernel_pack_rows(Kernel *k);
 /* The source pc of pc in the code k issues (faults name source pcs, as
  * --disasm numbers them). */
