@@ -182,6 +182,19 @@ static void test_deterministic(void **state)
     program_free(p);
 }
 
+/* A file of host-reference checks whose last one is meant to fail: run it
+ * functionally, expecting RUN_CHECK_FAILED and nchecks checks in r (the
+ * caller frees r and the returned program). */
+static Program *run_reference_file(const char *path, int nchecks, Run *r)
+{
+    Program *p = assemble(path, NULL);
+    assert_non_null(p);
+    assert_int_equal(run(p, 1, r), RUN_CHECK_FAILED);
+    assert_int_equal(r->nchecks, nchecks);
+    assert_true(!r->checks[nchecks - 1].passed);
+    return p;
+}
+
 /* The host's conv2d reference on hand-computed cases (tests/data/ref_conv2d.s):
  * a 4 x 4 input 1..16 under a plus-shaped 3 x 3 mask (centre and its four
  * neighbours, zeros outside: out[0][0] = 1 + 2 + 5 = 8, out[1][1] = 6 + 2 +
@@ -191,11 +204,8 @@ static void test_deterministic(void **state)
 static void test_conv2d_reference(void **state)
 {
     (void)state;
-    Program *p = assemble("tests/data/ref_conv2d.s", NULL);
-    assert_non_null(p);
     Run r;
-    assert_int_equal(run(p, 1, &r), RUN_CHECK_FAILED);   /* `bad`, as meant */
-    assert_int_equal(r.nchecks, 3);
+    Program *p = run_reference_file("tests/data/ref_conv2d.s", 3, &r);   /* `bad` fails, as meant */
     for (int i = 0; i < 3; i++) assert_int_equal(r.checks[i].compared, 16);
     assert_true(r.checks[0].passed && r.checks[1].passed && !r.checks[2].passed);
     assert_int_equal(r.checks[0].mismatches, 0);
@@ -215,11 +225,8 @@ static void test_conv2d_reference(void **state)
 static void test_transpose_reference(void **state)
 {
     (void)state;
-    Program *p = assemble("tests/data/ref_transpose.s", NULL);
-    assert_non_null(p);
     Run r;
-    assert_int_equal(run(p, 1, &r), RUN_CHECK_FAILED);   /* `swapped`, as meant */
-    assert_int_equal(r.nchecks, 2);
+    Program *p = run_reference_file("tests/data/ref_transpose.s", 2, &r);   /* `swapped` fails, as meant */
     assert_int_equal(r.checks[0].compared, 1155);
     assert_true(r.checks[0].passed && !r.checks[1].passed);
     assert_int_equal(r.checks[0].mismatches, 0);

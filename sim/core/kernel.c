@@ -30,7 +30,7 @@ void kernel_configure(Kernel *k, int max_call_depth, double core_clock_mhz)
  * swap_regs), or with pack a row per colour of backend_reg_rows, shared by
  * registers whose lives do not overlap (kernel_pack_rows); each row is
  * rounded to 8 bytes so every 8-byte row is aligned whatever the warp size.
- * 1: pack asked for and not possible (rows as unpacked). */
+ * Rows a register each where packing is not possible.  -1: out of memory. */
 static int layout_regs(Kernel *k, int pack)
 {
     const Entry *e = k->entry;
@@ -41,8 +41,9 @@ static int layout_regs(Kernel *k, int pack)
     if (!k->row_off || !k->row_wide) return -1;
     uint64_t narrow_b = (4ull * (uint64_t)k->warp_size + 7) / 8 * 8, wide_b = 8ull * (uint64_t)k->warp_size;
     RegAlloc ra = { 0 };
-    int packed = pack && e->nlinked == 0 && backend_reg_rows(e, &ra) == 0;
+    int packed = pack && e->nlinked == 0;
     for (int pc = 0; packed && pc < e->ncode; pc++) packed = e->code[pc].op != OP_CALL;
+    packed = packed && backend_reg_rows(e, &ra) == 0;
     /* packed: the narrow rows, then the wide ones, each width ending with
      * a row that the registers no instruction names share if it has any
      * (nothing reads or writes them: nvcc declares more than it uses, and
@@ -71,7 +72,7 @@ static int layout_regs(Kernel *k, int pack)
     }
     k->row_off[e->nregs] = (uint32_t)end;
     backend_regalloc_free(&ra);
-    return pack && !packed;
+    return 0;
 }
 
 int kernel_init(Kernel *k, const Program *p, int li, Memory *mem, Stats *st,
@@ -120,7 +121,9 @@ int kernel_use_schedule(Kernel *k, int machine)
     return layout_regs(k, 0) || exec_prepare(k) ? -1 : 0;
 }
 
-int kernel_pack_rows(Kernel *k) { return layout_regs(k, 1) < 0 || exec_prepare(k) ? -1 : 0; }
+/* exec_prepare's decisions depend on the instructions and the registers'
+ * widths, not on where the rows lie: they stand. */
+int kernel_pack_rows(Kernel *k) { return layout_regs(k, 1); }
 
 uint32_t kernel_source_pc(const Kernel *k, uint32_t pc)
 {

@@ -242,9 +242,6 @@ static TraceWarp trace_id(const Timing *t, const SmWarp *sw)
     return id;
 }
 
-/* Charge the open interval [since, at) to the warp's state and line
- * (nothing if since is not before at: issue's look_ahead charges a state
- * from the cycle after). */
 /* dt warp-cycles of reason r to the warp's SM and its line (the GPU's
  * totals are summed from the SMs' at the end: gpu.c). */
 static inline void charge(Timing *t, const SmWarp *sw, StallReason r, uint64_t dt)
@@ -253,6 +250,9 @@ static inline void charge(Timing *t, const SmWarp *sw, StallReason r, uint64_t d
     if (sw->line <= (uint32_t)t->st->nlines) t->st->line[sw->line].stall[r] += dt;
 }
 
+/* Charge the open interval [since, at) to the warp's state and line
+ * (nothing if since is not before at: issue's look_ahead charges a state
+ * from the cycle after). */
 static inline void close_state_at(Timing *t, SmWarp *sw, uint64_t at)
 {
     if (at <= sw->since) return;
