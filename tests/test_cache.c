@@ -470,10 +470,44 @@ static void set_hash_and_ways(void **state)
     }
 }
 
+/* A set's lines take its ways in order and stay until replaced (cache.c:
+ * a lookup scans only the ways a set has filled, and a set with room gives
+ * its next way).  One set of 64 ways, 200 lines read whole, each once, in
+ * order: the first 64 evict nothing and are all found afterwards (the
+ * lookup hints, 64 by address hash, collide among them, so some are found
+ * by the scan); each later one evicts the line read 64 before it (the
+ * least recent: hand-computed, 136 evictions), which is then absent while
+ * the 64 most recent are present.  After cache_reset the set fills from
+ * its first way again: 64 more lines evict nothing (a reset that kept the
+ * count would scan past the set: the sanitizer run reports the read). */
+static void ways_filled_in_order(void **state)
+{
+    (void)state;
+    CacheConfig cfg = { .sets = 1, .ways = 64, .line_bytes = 128, .sector_bytes = 32, .mshrs = 1, .max_merge = 1 };
+    CacheUnit *c = cache_create(&cfg);
+    assert_non_null(c);
+    for (int i = 0; i < 200; i++) {
+        assert_int_equal(cache_touch(c, (uint64_t)i * 128), 0);
+        assert_int_equal((int)cache_stats(c)->evictions, i < 64 ? 0 : i - 63);
+        if (i == 63)
+            for (int j = 0; j < 64; j++) assert_int_equal(cache_probe(c, (uint64_t)j * 128).present, 1);
+        if (i >= 64) assert_int_equal(cache_probe(c, (uint64_t)(i - 64) * 128).present, 0);
+    }
+    for (int j = 0; j < 200; j++) assert_int_equal(cache_probe(c, (uint64_t)j * 128).present, j >= 136);
+    assert_int_equal((int)cache_stats(c)->evictions, 136);
+    assert_int_equal(cache_reset(c, &cfg), 0);
+    for (int i = 0; i < 64; i++) assert_int_equal(cache_touch(c, (uint64_t)(1000 + i) * 128), 0);
+    assert_int_equal((int)cache_stats(c)->evictions, 0);
+    for (int i = 0; i < 64; i++) assert_int_equal(cache_probe(c, (uint64_t)(1000 + i) * 128).present, 1);
+    assert_int_equal(cache_probe(c, 0).present, 0);
+    cache_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(set_hash_and_ways),
+        cmocka_unit_test(ways_filled_in_order),
         cmocka_unit_test(geometry_and_masks),
         cmocka_unit_test(lru_sequence),
         cmocka_unit_test(sector_miss_in_present_line),

@@ -2,7 +2,11 @@
  *
  * Layout: lines[set * ways + way], their tags in a separate array (a set's
  * tags share a few host cache lines even at 56 ways); a line is present
- * from its install to its eviction.  Each set counts its reserved ways.
+ * from its install to its eviction.  Each set counts its reserved ways
+ * and its present lines: lines are only ever replaced, never invalidated,
+ * and a miss takes the lowest empty way, so a set's present lines are its
+ * first `fill` ways; a lookup scans those only and a set with room gives
+ * its next way at once.
  * MSHRs sit on a free list; a line points to its MSHR and the MSHR back to
  * the line, so finding the MSHR of a line costs the tag lookup.
  *
@@ -25,6 +29,11 @@ typedef struct Line {
     int32_t mshr1;             /* index of its MSHR plus one; 0: none */
 } Line;
 
+typedef struct SetCount {
+    uint16_t reserved;         /* ways with sectors pending */
+    uint16_t fill;             /* ways holding a line: ways 0 .. fill - 1 */
+} SetCount;
+
 typedef struct Mshr {
     int32_t line;              /* index into lines; -1 when free */
     int32_t nwait;
@@ -40,7 +49,7 @@ struct CacheUnit {
     Line *lines;
     uint64_t *tags;            /* per way: key() of its line address, 0 if empty; kept apart for fast lookups */
     int32_t *recent;           /* RECENT slots by line address: where a lookup last found a line (a hint) */
-    uint16_t *reserved;        /* per set: ways with sectors pending */
+    SetCount *set;             /* per set: ways reserved and ways present */
     Mshr *mshr;
     CacheWaiter *wait;         /* mshr i owns wait[i * max_merge ...] */
     int free_mshr, nfree;
@@ -114,7 +123,7 @@ CacheUnit *cache_create_room(const CacheConfig *cfg, int room_lines)
     c->lines = zalloc((size_t)c->room, sizeof *c->lines);
     c->tags = zalloc((size_t)c->room, sizeof *c->tags);
     c->recent = calloc(RECENT, sizeof *c->recent);
-    c->reserved = zalloc((size_t)c->room, sizeof *c->reserved);   /* a set per line at most */
+    c->set = zalloc((size_t)c->room, sizeof *c->set);   /* a set per line at most */
     c->mshr = calloc((size_t)(cfg->mshrs ? cfg->mshrs : 1), sizeof *c->mshr);
     /* not cleared: an MSHR's waiters are written before they are read
      * (nwait), and an L1's array is large (hopper.ini: 512 x 64 x 8 bytes
@@ -123,7 +132,7 @@ CacheUnit *cache_create_room(const CacheConfig *cfg, int room_lines)
      * fresh mapping would fault in each page it reaches again.) */
     c->wait = malloc((size_t)(cfg->mshrs ? cfg->mshrs : 1) * (size_t)(cfg->max_merge > 0 ? cfg->max_merge : 1) *
                      sizeof *c->wait);
-    if (!c->lines || !c->tags || !c->recent || !c->reserved || !c->mshr || !c->wait) { cache_destroy(c); return NULL; }
+    if (!c->lines || !c->tags || !c->recent || !c->set || !c->mshr || !c->wait) { cache_destroy(c); return NULL; }
     mshrs_all_free(c);
     return c;
 }
@@ -140,7 +149,7 @@ int cache_reset(CacheUnit *c, const CacheConfig *cfg)
         size_t nl = (size_t)o->sets * (size_t)o->ways;
         memset(c->lines, 0, nl * sizeof *c->lines);
         memset(c->tags, 0, nl * sizeof *c->tags);
-        memset(c->reserved, 0, (size_t)o->sets * sizeof *c->reserved);
+        memset(c->set, 0, (size_t)o->sets * sizeof *c->set);
         mshrs_all_free(c);
         c->stamp = 0;
         c->used = 0;
@@ -157,7 +166,7 @@ void cache_destroy(CacheUnit *c)
     zfree(c->lines);
     zfree(c->tags);
     free(c->recent);
-    zfree(c->reserved);
+    zfree(c->set);
     free(c->mshr);
     free(c->wait);
     free(c);
@@ -203,21 +212,21 @@ static int find(const CacheUnit *c, uint64_t addr)
     uint64_t line = cache_line_addr(c, addr), tag = key(line);
     int32_t *hint = &c->recent[recent_slot(line)];
     if (c->tags[*hint] == tag) return *hint;
-    int base = set_of(c, addr) * c->cfg.ways;
+    int set = set_of(c, addr), base = set * c->cfg.ways, n = c->set[set].fill;
     const uint64_t *t = &c->tags[base];
-    for (int w = 0; w < c->cfg.ways; w++)
+    for (int w = 0; w < n; w++)
         if (t[w] == tag) { *hint = base + w; return base + w; }
     return -1;
 }
 
-/* Replacement: an empty way (lowest first), else the least recently used
- * way with nothing pending; -1 if every way waits for a fill. */
+/* Replacement: an empty way (lowest first: the set's fill), else the least
+ * recently used way with nothing pending; -1 if every way waits for a fill. */
 static int victim(const CacheUnit *c, int set)
 {
     int base = set * c->cfg.ways, best = -1;
+    if (c->set[set].fill < c->cfg.ways) return base + c->set[set].fill;
     for (int w = 0; w < c->cfg.ways; w++) {
         const Line *l = &c->lines[base + w];
-        if (!present(c, base + w)) return base + w;
         if (l->pending) continue;
         if (best < 0 || l->lru < c->lines[best].lru) best = base + w;
     }
@@ -231,7 +240,7 @@ CacheProbe cache_probe(const CacheUnit *c, uint64_t addr)
     memset(&p, 0, sizeof p);
     int i = find(c, addr);
     p.set = i >= 0 ? i / c->cfg.ways : set_of(c, addr);   /* a present line's index says its set */
-    p.reserved = c->reserved[p.set];
+    p.reserved = c->set[p.set].reserved;
     if (i >= 0) {
         const Line *l = &c->lines[i];
         p.present = 1;
@@ -264,7 +273,8 @@ static void result_clear(CacheResult *r, CacheOutcome o)
 static void install(CacheUnit *c, int i, uint64_t line_addr, CacheResult *r)
 {
     Line *l = &c->lines[i];
-    if (present(c, i)) {
+    if (!present(c, i)) c->set[i / c->cfg.ways].fill++;   /* victim gave the set's next way */
+    else {
         r->evicted = 1;
         r->victim_addr = key(c->tags[i]);
         r->victim_dirty = l->dirty;
@@ -340,7 +350,7 @@ CacheOutcome cache_read(CacheUnit *c, uint64_t addr, uint32_t want, uint32_t id,
             r->merged = l->mshr1 != 0;
             int m = r->merged ? line_mshr(l) : mshr_alloc(c, i);
             if (r->merged) c->st.mshr_merges++;
-            if (!l->pending && fetch) c->reserved[i / c->cfg.ways]++;
+            if (!l->pending && fetch) c->set[i / c->cfg.ways].reserved++;
             l->pending |= fetch;
             add_waiter(c, m, id, want);
         }
@@ -358,7 +368,7 @@ CacheOutcome cache_read(CacheUnit *c, uint64_t addr, uint32_t want, uint32_t id,
     install(c, v, cache_line_addr(c, addr), r);
     Line *l = &c->lines[v];
     l->pending = want;
-    c->reserved[v / c->cfg.ways]++;
+    c->set[v / c->cfg.ways].reserved++;
     add_waiter(c, mshr_alloc(c, v), id, want);
     r->miss = r->fetch = want;
     c->st.reads++;
@@ -422,7 +432,7 @@ int cache_fill(CacheUnit *c, uint64_t addr, uint32_t sectors, CacheWaiter *out)
     Line *l = &c->lines[i];
     int m = line_mshr(l);
     l->valid |= sectors & c->full;
-    if (l->pending && !(l->pending & ~sectors)) c->reserved[i / c->cfg.ways]--;
+    if (l->pending && !(l->pending & ~sectors)) c->set[i / c->cfg.ways].reserved--;
     l->pending &= ~sectors;
     c->st.fills++;
     CacheWaiter *w = &c->wait[(size_t)m * (size_t)c->cfg.max_merge];
