@@ -317,10 +317,44 @@ static void queue_depth(void **state)
     dram_destroy(d);
 }
 
+/* The next event in core cycles (a channel keeps its next DRAM clock's
+ * core cycle, worked out when that clock moves): one single-burst read
+ * pushed at core cycle 5 on fermi.ini's clocks (467 and 308 MHz, tRCD =
+ * tCL = 12, a burst 2 clocks).  It arrives at DRAM clock ceil(5 x 308 /
+ * 467) = 4: ACT then, core floor(4 x 467 / 308) = 6; the column command at
+ * 4 + 12 = 16, core floor(16 x 467 / 308) = 24; the data from 16 + 12 =
+ * 28 to 30, core floor(30 x 467 / 308) = 45, when it completes.  Asked
+ * between events, the next is still the same cycle. */
+static void next_event_in_core_cycles(void **state)
+{
+    (void)state;
+    DramParams p = fermi(1);
+    assert_int_equal(p.tRCD, 12);
+    assert_int_equal(p.tCL, 12);
+    Log log = { 0 };
+    Dram *d = dram_create(&p, on_done, &log);
+    assert_non_null(d);
+    assert_int_equal(dram_next_event(d), UINT64_MAX);
+    assert_int_equal(dram_push(d, 0, 0x1, 0, 9, 5), 0);
+    const uint64_t want[] = { 6, 24, 45 };
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(dram_next_event(d), want[i]);
+        dram_run(d, want[i] - 1);                          /* too early: nothing moves */
+        assert_int_equal(dram_next_event(d), want[i]);
+        dram_run(d, want[i]);
+    }
+    assert_int_equal(dram_next_event(d), UINT64_MAX);
+    assert_int_equal(log.n, 1);
+    assert_int_equal(log.id[0], 9);
+    assert_int_equal(log.at[0], 45);
+    dram_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clocks_and_peak),
+        cmocka_unit_test(next_event_in_core_cycles),
         cmocka_unit_test(address_map),
         cmocka_unit_test(row_hit_miss_conflict_latency),
         cmocka_unit_test(write_to_read_turnaround),

@@ -53,6 +53,8 @@ typedef struct Chan {
     int ret_head, ret_n, ret_cap;
     uint64_t cur_d;              /* first DRAM clock not yet run */
     uint64_t next_d;             /* cached next event, UINT64_MAX if idle */
+    uint64_t next_core;          /* the core cycle of next_d (dram_to_core, two divisions: worked
+                                  * out when next_d moves, not at each step's look at every channel) */
     uint64_t seq;
     DramStats st;
 } Chan;
@@ -179,7 +181,7 @@ Dram *dram_create(const DramParams *p, DramDoneFn done, void *ctx)
             ch->bank[b].cur = -1;
             ch->bank[b].group = b % p->bank_groups;
         }
-        ch->next_d = UINT64_MAX;
+        ch->next_d = ch->next_core = UINT64_MAX;
     }
     return d;
 }
@@ -255,6 +257,7 @@ static void recompute_next(Dram *d, Chan *ch)
             if (ch->bank[r->bank].cur < 0 && r->arrive < n) n = r->arrive;
         }
     ch->next_d = n == UINT64_MAX ? n : max64(n, ch->cur_d);
+    ch->next_core = n == UINT64_MAX ? n : dram_to_core(&d->p, ch->next_d);
 }
 
 /* Give each idle bank a request (see dram.h for the two policies). */
@@ -410,7 +413,7 @@ void dram_run_channels(Dram *d, int lo, int hi)
 {
     for (int c = lo; c < hi; c++) {
         Chan *ch = &d->ch[c];
-        while (ch->next_d != UINT64_MAX && dram_to_core(&d->p, ch->next_d) <= d->run_now) {
+        while (ch->next_core <= d->run_now) {   /* UINT64_MAX: idle */
             run_clock(d, ch, ch->next_d);
             recompute_next(d, ch);
         }
@@ -427,10 +430,7 @@ uint64_t dram_next_event(const Dram *d)
 {
     uint64_t n = UINT64_MAX;
     for (int c = 0; c < d->p.channels; c++)
-        if (d->ch[c].next_d != UINT64_MAX) {
-            uint64_t t = dram_to_core(&d->p, d->ch[c].next_d);
-            if (t < n) n = t;
-        }
+        if (d->ch[c].next_core < n) n = d->ch[c].next_core;
     return n;
 }
 
