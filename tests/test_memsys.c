@@ -370,6 +370,67 @@ static void write_back_stores(void **state)
     memsys_destroy(s->m);
 }
 
+/* dram.partition_hash, by hand: chunk k of dram.interleave_bytes (256)
+ * lies in group g = k / slices at place (k % slices + rot(g)) % slices,
+ * rot(g) = ((uint32_t)g x 2654435761 >> 8) % slices (memsys.c), and slice
+ * s is channel s % channels's. */
+static int hashed_slice(uint64_t addr, int slices)
+{
+    uint64_t k = addr / 256, g = k / (uint64_t)slices;
+    uint64_t rot = (uint64_t)(((uint32_t)g * 2654435761u) >> 8) % (uint64_t)slices;
+    return (int)((k % (uint64_t)slices + rot) % (uint64_t)slices);
+}
+
+/* A dirty L2 line's write-back goes to the DRAM channel its address
+ * hashes to.  fermi.ini with 8 slices of one line each (l2.size_bytes
+ * 1 KiB, one way) over 2 channels, the hash on: 64 full-line stores, each
+ * to the first line of the first chunk of a group (k = 8g), so each lands
+ * where rot(g) puts it and evicts, dirty, the line its slice held.  A
+ * slice that took n lines wrote n - 1 back, to channel slice % 2: the
+ * channels' DRAM bytes are 128 x those counts (worked out here from the
+ * formula above; 64 stores, 56 write-backs: every slice took some).
+ * A write-back sent to the line's unhashed place, or its slice's
+ * neighbour's, moves bytes between the channels. */
+static void partition_hash_writebacks(void **state)
+{
+    (void)state;
+    Config c = fermi();
+    set(&c, "dram.channels=2");
+    set(&c, "l2.slices=8");
+    set(&c, "l2.assoc=1");
+    set(&c, "l2.size_bytes=1024");
+    set(&c, "dram.partition_hash=true");
+    DiagList dl = { 0 };
+    assert_int_equal(config_validate(&c, &dl), 0);
+    diag_free(&dl);
+    Sim *s = sim_new(&c);
+    int took[8] = { 0 };
+    uint64_t done;
+    for (int g = 0; g < 64; g++) {
+        uint64_t addr = G + (uint64_t)g * 8 * 256;
+        took[hashed_slice(addr, 8)]++;
+        MemAccess a = st(addr);
+        issue(s, 0, g % 48, (uint32_t)g, &a, 0, &done);
+        advance(s, s->now + 1);
+    }
+    drain(s);
+    uint64_t want[2] = { 0, 0 }, backs = 0;
+    for (int sl = 0; sl < 8; sl++) {
+        assert_true(took[sl] > 0);
+        want[sl % 2] += 128u * (uint64_t)(took[sl] - 1);
+        backs += (uint64_t)(took[sl] - 1);
+    }
+    assert_int_equal(backs, 56);
+    assert_int_equal(memsys_stats(s->m)->l2_writebacks, 56);
+    assert_true(want[0] != want[1]);     /* the hash, not an even split, decides */
+    for (int ch = 0; ch < 2; ch++) {
+        MemPartCounters pc;
+        memsys_part_counters(s->m, ch, &pc);
+        assert_int_equal(pc.dram_bytes, want[ch]);
+    }
+    memsys_destroy(s->m);
+}
+
 /* ---- constant cache ------------------------------------------------------------------ */
 
 /* One address for the whole warp: one request, broadcast, no serialisation.
@@ -1410,6 +1471,10 @@ static void peak_and_support(void **state)
     c.l1.sector_bytes = 64;
     assert_non_null(memsys_unsupported(&c));
     assert_null(memsys_create(&c, 1));
+    c = fermi();
+    c.dram.interleave_bytes = 384;      /* config.c refuses it too: addresses map by shifts */
+    assert_string_equal(memsys_unsupported(&c), "dram.interleave_bytes must be a power of two");
+    assert_null(memsys_create(&c, 1));
 }
 
 int main(void)
@@ -1421,6 +1486,7 @@ int main(void)
         cmocka_unit_test(hit_rates),
         cmocka_unit_test(streaming_bytes),
         cmocka_unit_test(write_back_stores),
+        cmocka_unit_test(partition_hash_writebacks),
         cmocka_unit_test(constant_broadcast),
         cmocka_unit_test(retry_l1_busy_and_mshrs),
         cmocka_unit_test(loads_past_a_full_l1),

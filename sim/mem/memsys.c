@@ -189,6 +189,8 @@ static _Thread_local struct {
 struct MemSys {
     int nsms, slices, channels, warp_size, max_warps;
     int line_bytes, sector_bytes, ib;
+    int ib_shift;                    /* log2(ib) */
+    uint64_t ib_mask;                /* ib - 1 */
     int phash;               /* dram.partition_hash */
     int l1_enabled, l1_hit, l2_hit, icnt_lat, cc_hit, const_penalty;
     int l2_wr, l2_wr_sector;             /* l2.write_cycles, l2.write_sector_cycles */
@@ -244,6 +246,7 @@ const char *memsys_unsupported(const Config *c)
     if (!is_pow2(line) || !is_pow2(c->l2.sector_bytes) || line / c->l2.sector_bytes > CACHE_MAX_SECTORS ||
         c->l2.sector_bytes > line)
         return "a cache line must hold 1 to 32 sectors";
+    if (!is_pow2(c->dram.interleave_bytes)) return "dram.interleave_bytes must be a power of two";
     if (line > c->dram.interleave_bytes || line > c->dram.row_bytes)
         return "l2.line_bytes must fit in dram.interleave_bytes and dram.row_bytes";
     if (burst < 1 || !is_pow2(burst) || (burst < line && line / burst > 32))
@@ -283,41 +286,47 @@ static uint64_t rot_of(const MemSys *m, uint64_t g)
     return m->phash ? (uint64_t)(((uint32_t)g * 2654435761u) >> 8) % (uint64_t)m->slices : 0;
 }
 
+/* (interleave_bytes is a power of two: config.c and memsys_unsupported
+ * check; its log2 is ib_shift.  Chunk k's group and place in it come from one division by
+ * the slice count, and a rotation of a place below S is a subtraction:
+ * the same values as the plain formulas, without the five divisions an
+ * address took each time.) */
 static uint64_t hash_addr(const MemSys *m, uint64_t a)
 {
     if (!m->phash) return a;
-    uint64_t ib = (uint64_t)m->ib, S = (uint64_t)m->slices, k = a / ib, g = k / S;
-    return (g * S + (k % S + rot_of(m, g)) % S) * ib + a % ib;
+    uint64_t S = (uint64_t)m->slices, k = a >> m->ib_shift, g = k / S, x = k - g * S + rot_of(m, g);
+    if (x >= S) x -= S;
+    return (g * S + x) << m->ib_shift | (a & m->ib_mask);
 }
 
 static uint64_t unhash_addr(const MemSys *m, uint64_t h)
 {
     if (!m->phash) return h;
-    uint64_t ib = (uint64_t)m->ib, S = (uint64_t)m->slices, k = h / ib, g = k / S;
-    return (g * S + (k % S + S - rot_of(m, g)) % S) * ib + h % ib;
+    uint64_t S = (uint64_t)m->slices, k = h >> m->ib_shift, g = k / S, x = k - g * S + S - rot_of(m, g);
+    if (x >= S) x -= S;
+    return (g * S + x) << m->ib_shift | (h & m->ib_mask);
 }
 
-static int slice_of(const MemSys *m, uint64_t a) { return (int)(hash_addr(m, a) / (uint64_t)m->ib % (uint64_t)m->slices); }
+static int slice_of(const MemSys *m, uint64_t a) { return (int)((hash_addr(m, a) >> m->ib_shift) % (uint64_t)m->slices); }
 
-static uint64_t to_local(const MemSys *m, uint64_t a)
+/* The slice-local address of hashed address h. */
+static uint64_t local_of(const MemSys *m, uint64_t h)
 {
-    uint64_t ib = (uint64_t)m->ib;
-    a = hash_addr(m, a);
-    return a / ib / (uint64_t)m->slices * ib + a % ib;
+    return (h >> m->ib_shift) / (uint64_t)m->slices << m->ib_shift | (h & m->ib_mask);
 }
 
-static uint64_t to_global(const MemSys *m, uint64_t local, int s)
+static uint64_t to_local(const MemSys *m, uint64_t a) { return local_of(m, hash_addr(m, a)); }
+
+/* The hashed address of slice s's local address: what the DRAM sees. */
+static uint64_t hashed_of(const MemSys *m, uint64_t local, int s)
 {
-    uint64_t ib = (uint64_t)m->ib;
-    return unhash_addr(m, (local / ib * (uint64_t)m->slices + (uint64_t)s) * ib + local % ib);
+    return ((local >> m->ib_shift) * (uint64_t)m->slices + (uint64_t)s) << m->ib_shift | (local & m->ib_mask);
 }
 
-static int channel_of(const MemSys *m, uint64_t a) { return (int)(hash_addr(m, a) / (uint64_t)m->ib % (uint64_t)m->channels); }
-
-/* The DRAM sees the partitions' (hashed) addresses. */
-static void to_dram(MemSys *m, uint64_t a, uint32_t bursts, int is_write, uint64_t now)
+/* The DRAM sees the partitions' (hashed) addresses: h is one. */
+static void to_dram(MemSys *m, uint64_t h, uint32_t bursts, int is_write, uint64_t now)
 {
-    dram_push(m->dram, hash_addr(m, a), bursts, is_write, 0, now);
+    dram_push(m->dram, h, bursts, is_write, 0, now);
 }
 
 static uint32_t sectors_to_bursts(const MemSys *m, uint32_t sectors)
@@ -471,6 +480,8 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->line_bytes = c->l2.line_bytes;
     m->sector_bytes = c->l2.sector_bytes;
     m->ib = c->dram.interleave_bytes;
+    m->ib_shift = __builtin_ctz((unsigned)m->ib);   /* a power of two (memsys_unsupported) */
+    m->ib_mask = (uint64_t)m->ib - 1;
     m->phash = c->dram.partition_hash;
     m->l1_enabled = c->l1.enabled;
     m->l1_hit = c->l1.hit_lat;
@@ -1191,7 +1202,7 @@ static void writeback(MemSys *m, int s, uint64_t local, uint32_t dirty, uint64_t
     MemStats *st = m->sl[s].st;
     st->l2_writebacks++;
     st->l2_writeback_sectors += (uint64_t)pop32(dirty);
-    to_dram(m, to_global(m, local, s), sectors_to_bursts(m, dirty), 1, now);
+    to_dram(m, hashed_of(m, local, s), sectors_to_bursts(m, dirty), 1, now);
 }
 
 /* DRAM read data reaches the L2 at cycle now: fill the line, answer the
@@ -1221,7 +1232,7 @@ static void dram_done(void *ctx, uint64_t addr, uint32_t bursts, uint64_t id, ui
 {
     (void)id;
     MemSys *m = ctx;
-    int c = (int)(addr / (uint64_t)m->ib % (uint64_t)m->channels);   /* addr is hashed: its channel */
+    int c = (int)((addr >> m->ib_shift) % (uint64_t)m->channels);   /* addr is hashed: its channel */
     CtrlRing *q = &m->ctrl[c];
     addr = unhash_addr(m, addr);
     if (m->ctrl_lat == 0) { l2_fill(m, addr, bursts, now); return; }
@@ -1257,8 +1268,8 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
     Slice *S = &m->sl[s];
     MemStats *st = S->st;
     CacheUnit *c = S->l2;
-    uint64_t local = to_local(m, p->addr);
-    int ch = channel_of(m, p->addr);
+    uint64_t h = hash_addr(m, p->addr), local = local_of(m, h);
+    int ch = s % m->channels;              /* slice s is channel s % channels's (slices is a multiple) */
     uint32_t need = p->mask;
     CacheProbe pr = cache_probe(c, local);
     uint32_t vdirty = 0;
@@ -1277,7 +1288,7 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         S->misses += (uint64_t)pop32(r.miss);
         S->sectors += (uint64_t)pop32(need);
         if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
-        if (r.forward) to_dram(m, p->addr, sectors_to_bursts(m, need), 1, t);
+        if (r.forward) to_dram(m, h, sectors_to_bursts(m, need), 1, t);
         if (p->rec >= 0) {             /* acknowledged: rec_part in part_merge, in slice order */
             MemLane *L = &m->lane[lane_of_slice(m, s)];
             m->ack_rec[s] = p->rec;
@@ -1314,7 +1325,7 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
         else S->w_fresh++;
         S->w[wi] = (L2Wait){ .addr = p->addr, .rec = p->rec, .sm = p->src, .kind = p->kind, .next_free = -1 };
         if (r.evicted && r.victim_dirty) writeback(m, s, r.victim_addr, r.victim_dirty, t);
-        if (r.fetch) to_dram(m, p->addr, sectors_to_bursts(m, r.fetch), 0, t);
+        if (r.fetch) to_dram(m, h, sectors_to_bursts(m, r.fetch), 0, t);
     }
     /* tag hits, as for the L1: sectors valid or already requested hit */
     st->l2_sector_hits += (uint64_t)pop32(need & ~r.fetch);
