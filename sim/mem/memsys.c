@@ -188,9 +188,9 @@ static _Thread_local struct {
 
 struct MemSys {
     int nsms, slices, channels, warp_size, max_warps;
-    int line_bytes, sector_bytes, ib;
-    int ib_shift;                    /* log2(ib) */
-    uint64_t ib_mask;                /* ib - 1 */
+    int line_bytes, sector_bytes;
+    int ib_shift;                    /* log2(dram.interleave_bytes) */
+    uint64_t ib_mask;                /* dram.interleave_bytes - 1 */
     int phash;               /* dram.partition_hash */
     int l1_enabled, l1_hit, l2_hit, icnt_lat, cc_hit, const_penalty;
     int l2_wr, l2_wr_sector;             /* l2.write_cycles, l2.write_sector_cycles */
@@ -286,11 +286,11 @@ static uint64_t rot_of(const MemSys *m, uint64_t g)
     return m->phash ? (uint64_t)(((uint32_t)g * 2654435761u) >> 8) % (uint64_t)m->slices : 0;
 }
 
-/* (interleave_bytes is a power of two: config.c and memsys_unsupported
- * check; its log2 is ib_shift.  Chunk k's group and place in it come from one division by
- * the slice count, and a rotation of a place below S is a subtraction:
- * the same values as the plain formulas, without the five divisions an
- * address took each time.) */
+/* (dram.interleave_bytes is a power of two: config.c and
+ * memsys_unsupported check; its log2 is ib_shift.  Chunk k's group and
+ * place in it come from one division by the slice count, and rotating a
+ * place below S is a subtraction: the values of the plain formulas
+ * without the five divisions an address took each time.) */
 static uint64_t hash_addr(const MemSys *m, uint64_t a)
 {
     if (!m->phash) return a;
@@ -479,9 +479,8 @@ MemSys *memsys_create(const Config *c, int num_sms)
     m->max_warps = c->sm.max_warps > 0 ? c->sm.max_warps : 1;
     m->line_bytes = c->l2.line_bytes;
     m->sector_bytes = c->l2.sector_bytes;
-    m->ib = c->dram.interleave_bytes;
-    m->ib_shift = __builtin_ctz((unsigned)m->ib);   /* a power of two (memsys_unsupported) */
-    m->ib_mask = (uint64_t)m->ib - 1;
+    m->ib_shift = __builtin_ctz((unsigned)c->dram.interleave_bytes);   /* a power of two (memsys_unsupported) */
+    m->ib_mask = (uint64_t)c->dram.interleave_bytes - 1;
     m->phash = c->dram.partition_hash;
     m->l1_enabled = c->l1.enabled;
     m->l1_hit = c->l1.hit_lat;
