@@ -44,7 +44,7 @@ TEST_RUN := $(foreach t,$(TEST_SLOW),$(filter %/$(t),$(TEST_BIN))) \
 
 ALL_CFLAGS = $(STDFLAGS) $(CFLAGS) -DGPUSIM_VERSION='"$(VERSION)"' -MMD -MP
 
-.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka check-js check-browser bench validate validate-all
+.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka check-js check-scripts check-browser bench validate validate-all
 
 all: gpusim
 
@@ -105,6 +105,15 @@ check-js:
 	  echo "node not found: skipped the syntax check of $(VIEWER_DIR)/viewer.js"; \
 	fi
 
+# The speed-change scripts (tests/same_reports.sh, tests/ab.sh): one kernel
+# on one config through each, a second or so.
+check-scripts: $(BUILD)/gpusim
+	@out=$$(SAME_KERNELS=kernels/vecadd.s SAME_CONFIGS=configs/tiny.ini sh tests/same_reports.sh $(BUILD)/gpusim $(BUILD)/gpusim 1 2) && \
+	  [ "$$out" = "same_reports: 2 runs, 0 differ" ] || { echo "tests/same_reports.sh: $$out"; exit 1; }
+	@out=$$(sh tests/ab.sh 1 $(BUILD)/gpusim $(BUILD)/gpusim configs/tiny.ini kernels/vecadd.s) && \
+	  [ "$$(printf '%s\n' "$$out" | grep -c 'fastest .* s, median .* s, 1 runs')" = 2 ] || { echo "tests/ab.sh: $$out"; exit 1; }
+	@echo "tests/same_reports.sh, tests/ab.sh: ok"
+
 # The viewer in headless Chromium when it is installed (optional):
 # tests/browser_check.sh says it skipped otherwise.
 check-browser: $(BUILD)/gpusim
@@ -113,6 +122,7 @@ check-browser: $(BUILD)/gpusim
 # Unit and golden tests in this build directory (run from the repo root).
 unit: check-cmocka gpusim $(TEST_BIN) $(BUILD)/gpusim $(BUILD)/validate
 	@$(MAKE) --no-print-directory check-js
+	@$(MAKE) --no-print-directory check-scripts
 	@$(MAKE) --no-print-directory check-browser
 	@GPUSIM=$(BUILD)/gpusim sh tests/run.sh $(TEST_RUN)
 
