@@ -151,7 +151,8 @@ static void geometry_and_masks(void **state)
  * A set-1 line in between changes nothing in set 0.
  * Totals: 1 hit, 6 misses; 6 allocations of which 4 evict.
  * The probes after an eviction look up a line whose remembered place
- * (cache.c's lookup hint) now holds another line: absent, as it must be. */
+ * (cache.c's lookup hint) now holds another line: absent, as it must be;
+ * cache_present, the lookup without the line's state, says the same. */
 static void lru_sequence(void **state)
 {
     (void)state;
@@ -163,6 +164,10 @@ static void lru_sequence(void **state)
     assert_int_equal(rd(c, C, FULL), CACHE_MISS);
     assert_false(cache_probe(c, B).present);
     assert_true(cache_probe(c, A).present);
+    assert_false(cache_present(c, B));                     /* the lookup alone agrees */
+    assert_true(cache_present(c, A));
+    assert_true(cache_present(c, C + 0x40));               /* any byte of the line */
+    assert_false(cache_present(c, D));
     assert_int_equal(rd(c, B, FULL), CACHE_MISS);
     assert_false(cache_probe(c, A).present);
     assert_int_equal(rd(c, A, FULL), CACHE_MISS);

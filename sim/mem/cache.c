@@ -253,6 +253,8 @@ CacheProbe cache_probe(const CacheUnit *c, uint64_t addr)
     return p;
 }
 
+int cache_present(const CacheUnit *c, uint64_t addr) { return find(c, addr) >= 0; }
+
 int cache_victim(const CacheUnit *c, uint64_t addr, uint32_t *victim_dirty)
 {
     int v = victim(c, set_of(c, addr));

@@ -105,6 +105,8 @@ int cache_mshrs_free(const CacheUnit *c);
 /* What a lookup of addr would find, changing nothing the model sees (it
  * moves the unit's lookup hint, cache.c: so one thread at a time per unit). */
 CacheProbe cache_probe(const CacheUnit *c, uint64_t addr);
+/* cache_probe's present alone (the tag lookup, none of the line's state). */
+int cache_present(const CacheUnit *c, uint64_t addr);
 /* For a line not present: 1 if a way can be freed for it (else every way
  * waits for a fill), and the dirty sectors of the line it would evict. */
 int cache_victim(const CacheUnit *c, uint64_t addr, uint32_t *victim_dirty);

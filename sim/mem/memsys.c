@@ -895,9 +895,10 @@ static int plan_lines(MemSys *m, SmPort *P, AccPlan *pl)
         }
         int forward = 1;   /* write-through without allocation: always */
         if (pl->uses_l1 && (pl->st_wb || pl->st_alloc)) {
-            CacheProbe pr = cache_probe(P->l1, L->addr);
-            forward = !pl->st_wb || (!pr.present && !pl->st_alloc);
-            if (!pr.present && pl->st_alloc) {
+            int present = cache_present(P->l1, L->addr);   /* most stores find their line: nothing more to plan */
+            forward = !pl->st_wb || (!present && !pl->st_alloc);
+            if (!present && pl->st_alloc) {
+                CacheProbe pr = cache_probe(P->l1, L->addr);
                 uint32_t vd = 0;
                 if (cache_victim(P->l1, L->addr, &vd) && vd) { pl->packets++; pl->flits += data_flits(m, m->req, vd); }
                 int k = set_use(&sets, &pr);
@@ -1270,7 +1271,11 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
     uint64_t h = hash_addr(m, p->addr), local = local_of(m, h);
     int ch = s % m->channels;              /* slice s is channel s % channels's (slices is a multiple) */
     uint32_t need = p->mask;
-    CacheProbe pr = cache_probe(c, local);
+    CacheProbe pr;
+    if (p->kind == PK_WRITE) {   /* a write asks only whether the line is there */
+        memset(&pr, 0, sizeof pr);
+        pr.present = cache_present(c, local);
+    } else pr = cache_probe(c, local);
     uint32_t vdirty = 0;
     int vok = pr.present || cache_victim(c, local, &vdirty);
     CacheResult r;
