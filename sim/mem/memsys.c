@@ -397,9 +397,13 @@ static void stats_move(MemStats *to, MemStats *from)
     memset(from, 0, sizeof *from);
 }
 
+/* Slice s belongs to channel s % channels (slices is a multiple of
+ * channels, so an address's slice and channel agree). */
+static int slice_channel(const MemSys *m, int s) { return s % m->channels; }
+
 static int lane_of_slice(const MemSys *m, int s)
 {
-    int c = s % m->channels, i = 0;
+    int c = slice_channel(m, s), i = 0;
     while (c >= m->lane[i].c_hi) i++;
     return i;
 }
@@ -1269,7 +1273,7 @@ static int l2_handle(MemSys *m, int s, const IcntPacket *p, uint64_t t)
     MemStats *st = S->st;
     CacheUnit *c = S->l2;
     uint64_t h = hash_addr(m, p->addr), local = local_of(m, h);
-    int ch = s % m->channels;              /* slice s is channel s % channels's (slices is a multiple) */
+    int ch = slice_channel(m, s);
     uint32_t need = p->mask;
     CacheProbe pr;
     if (p->kind == PK_WRITE) {   /* a write asks only whether the line is there */
