@@ -147,12 +147,13 @@ void kernel_free(Kernel *k)
 
 enum { RENEW_IN_PLACE = 256 << 10 };   /* bytes: see renew */
 
-/* A block's register rows, zeroed, starting on a host cache line: each
- * warp's rows are a multiple of 64 bytes at 32 lanes, so a row of 4-byte
- * lanes is two host lines and one of 8-byte lanes four, where calloc's
- * 16-byte alignment made most of them three and five (hopper.ini nvcc
- * tiled_mm 256^3 1.04 -> 0.97 s: docs/performance.md, seventeenth
- * session).  NULL when out of memory. */
+/* A block's register rows or warp records, zeroed, starting on a host
+ * cache line.  Each warp's rows are a multiple of 64 bytes at 32 lanes, so
+ * a row of 4-byte lanes is two host lines and one of 8-byte lanes four,
+ * where calloc's 16-byte alignment made most of them three and five
+ * (hopper.ini nvcc tiled_mm 256^3 1.04 -> 0.97 s: docs/performance.md,
+ * seventeenth session); a Warp's first line holds what an issue reads
+ * (kernel.h).  NULL when out of memory. */
 static void *rows_alloc(size_t bytes)
 {
     size_t n = (bytes + 63) / 64 * 64;
@@ -235,7 +236,7 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
     /* Shared and local memory start zeroed so every run is deterministic
      * (real hardware leaves them undefined). */
     CtaBytes b = cta_bytes(k, c);
-    c->warps = calloc(1, b.warps);
+    c->warps = rows_alloc(b.warps);
     c->smem = calloc(1, b.smem);
     c->lmem = calloc(1, b.lmem);
     c->regs = rows_alloc(b.regs);
@@ -263,12 +264,13 @@ static void cta_release(Cta *c)
 /* An array of a block that ran, zeroed for the next: cleared in place when
  * small; a large one (call frames, spilled locals) allocated afresh, which
  * maps zeroed pages on first use instead of writing every byte (register
- * rows: from rows_alloc).  NULL when out of memory (p freed). */
-static void *renew(void *p, size_t bytes, int rows)
+ * rows and warp records, `lines`: from rows_alloc, on a host line).  NULL
+ * when out of memory (p freed). */
+static void *renew(void *p, size_t bytes, int lines)
 {
     if (bytes <= RENEW_IN_PLACE) return memset(p, 0, bytes);
     free(p);
-    return rows ? rows_alloc(bytes) : calloc(1, bytes);
+    return lines ? rows_alloc(bytes) : calloc(1, bytes);
 }
 
 int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
@@ -282,7 +284,7 @@ int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
     c->smem_bytes = keep.smem_bytes;
     c->lmem_bytes = keep.lmem_bytes;
     CtaBytes b = cta_bytes(k, c);
-    c->warps = renew(keep.warps, b.warps, 0);
+    c->warps = renew(keep.warps, b.warps, 1);
     c->smem = renew(keep.smem, b.smem, 0);
     c->lmem = renew(keep.lmem, b.lmem, 0);
     c->regs = renew(keep.regs, b.regs, 1);

@@ -80,18 +80,21 @@ typedef struct CallFrame {
 #define FRAME_WINDOW (1ull << 40)
 
 struct Warp {
-    int id;                      /* warp index within its CTA */
-    Cta *cta;
+    /* First host line (a block's warps are an array that starts on one,
+     * and a Warp is a multiple of 64 bytes): what every issue reads and
+     * writes, the top of a stack up to two entries deep included. */
+    _Alignas(64) uint8_t *rb;    /* value registers: a row of warp_size lanes each,
+                                    at Kernel.row_off (reg_get, reg_row) */
+    LaneMask *p;                 /* predicate registers, one bit per lane */
+    uint64_t issued;             /* warp instructions issued */
     SimtStack simt;
     LaneMask valid;              /* lanes that are threads of the block */
     LaneMask live;               /* valid lanes that have not exited */
-    uint8_t *rb;                 /* value registers: a row of warp_size lanes each,
-                                    at Kernel.row_off (reg_get, reg_row) */
-    LaneMask *p;                 /* predicate registers, one bit per lane */
+    Cta *cta;
+    int id;                      /* warp index within its CTA */
     int at_barrier;              /* waiting at bar.sync */
     uint32_t barrier_pc;
     int barrier_id;              /* 0-15 */
-    uint64_t issued;             /* warp instructions issued */
     CallFrame *calls; int ncalls, capcalls;   /* device-function calls in progress */
     uint32_t frame_base, frame_bytes;         /* the running frame in fmem */
     uint8_t *fmem;                            /* frame memory, Kernel.frame_stride per lane */

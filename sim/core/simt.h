@@ -31,10 +31,11 @@ typedef struct SimtEntry {
 
 typedef struct SimtStack {
     SimtEntry *e;            /* in_place until the stack grows deeper */
-    int depth, cap;
-    int max_depth;           /* deepest nesting seen, for reports */
+    int depth;
     SimtEntry in_place[SIMT_IN_PLACE];   /* shallow stacks need no allocation, and the
                                             top entry sits beside the warp's other state */
+    int cap;
+    int max_depth;           /* deepest nesting seen, for reports */
 } SimtStack;
 
 /* s is zeroed or freed; it must not be copied once initialised (e may

@@ -1264,10 +1264,13 @@ void sm_prefetch(const Sm *sm, const Timing *t, int deep)
     for (int wi = 0; wi < sm->nwords && n < SM_PREFETCH_WARPS; wi++)
         for (uint64_t b = due_peek(sm, wi, t->now); b && n < SM_PREFETCH_WARPS; b &= b - 1, n++) {
             const SmWarp *sw = &sm->slots[wi * 64 + __builtin_ctzll(b)];
-            if (!deep) { __builtin_prefetch(sw); continue; }
+            if (!deep) {               /* the look's line and the issue's (sm.h) */
+                __builtin_prefetch(sw);
+                __builtin_prefetch((const char *)sw + 64);
+                continue;
+            }
             if (!sw->resident || sw->pc >= (uint32_t)k->entry->ncode) continue;
-            __builtin_prefetch(sw->w);
-            __builtin_prefetch((const char *)sw->w + 64);
+            __builtin_prefetch(sw->w);   /* its first line: what an issue reads (kernel.h) */
             const Deps *d = &t->deps[sw->pc];
             for (int i = 0; i < d->nread + d->nwrite; i++) {
                 int r = d->reg[i];

@@ -50,6 +50,7 @@ typedef struct SmWarp {
     uint16_t inflight;       /* memory accesses the hierarchy has not answered yet */
     uint8_t started;         /* has issued: the machine prologue is behind it */
     uint8_t ready;           /* in its scheduler's rdy[pipe] (sm.c: "ready warps") */
+    uint8_t resident;        /* holds a warp of a block on the SM */
     /* The rest: read when it waits for a fetch, a barrier or memory, and at
      * issue, release, dispatch and retirement. */
     uint64_t fetch_ready;    /* earliest cycle the fetch unit may serve it */
@@ -58,15 +59,16 @@ typedef struct SmWarp {
     uint64_t released;       /* cycle a barrier released it (it goes on the next); SM_NEVER */
     uint64_t rsnap;          /* while ready: its scheduler's rcum for its pipe when it became so */
     Warp *w;                 /* functional state, inside its Cta */
+    const uint8_t *rb;       /* its value registers (Warp.rb), for sm_prefetch */
     int cta;                 /* index into Sm.ctas */
     int sched;               /* scheduler: slot % schedulers */
+    /* Third line: read at dispatch, retirement and by sorted turns. */
     uint64_t age;            /* dispatch order, for GTO and oldest-first */
     uint64_t dispatched;     /* cycle it became resident */
-    int resident;
     int slot;                /* its index in Sm.slots */
-    const uint8_t *rb;       /* its value registers (Warp.rb), for sm_prefetch */
 } SmWarp;
-_Static_assert(offsetof(SmWarp, ready) < 64, "a look's fields share the record's first cache line");
+_Static_assert(offsetof(SmWarp, resident) < 64, "a look's fields share the record's first cache line");
+_Static_assert(offsetof(SmWarp, sched) < 128, "an issue's and sm_prefetch's fields are in the first two lines");
 
 typedef struct SmCta {
     Cta cta;
