@@ -10,6 +10,7 @@
 #ifndef GPUSIM_KERNEL_H
 #define GPUSIM_KERNEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "isa/isa.h"
@@ -100,6 +101,8 @@ struct Warp {
     uint8_t *fmem;                            /* frame memory, Kernel.frame_stride per lane */
     uint32_t nprintf[32];                     /* each lane's vprintf calls so far (printf.h) */
 };
+_Static_assert(offsetof(Warp, simt.in_place) + 2 * sizeof(SimtEntry) <= 64 && offsetof(Warp, simt) + sizeof(SimtEntry *) <= 64,
+               "an issue's fields and a stack top up to two deep share a Warp's first host line");
 
 struct Cta {
     uint32_t id[3];
