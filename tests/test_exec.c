@@ -324,14 +324,21 @@ static void test_register_rows(void **state)
     assert_int_equal(k->row_wide[fd0], 1);
     Cta c;
     assert_int_equal(cta_init(k, &c, 0, 0), 0);
-    /* the rows start on a host cache line (rows_alloc): a row of 4-byte
+    /* the rows start on a host cache line (lines_alloc): a row of 4-byte
      * lanes is two 64-byte lines, one of 8-byte lanes four; so after
-     * cta_next, which clears them in place */
+     * cta_next, which clears them in place.  So do the warp records, each
+     * a whole number of lines, so that every warp's issue fields share
+     * its first (kernel.h) */
     assert_int_equal((uintptr_t)c.regs % 64, 0);
+    assert_int_equal((uintptr_t)c.warps % 64, 0);
+    assert_int_equal(sizeof(Warp) % 64, 0);
     assert_int_equal(cta_next(k, &c, 0, 0), 0);
     assert_int_equal((uintptr_t)c.regs % 64, 0);
+    assert_int_equal((uintptr_t)c.warps % 64, 0);
     Warp *w = &c.warps[0];
     assert_int_equal((uintptr_t)w->rb % 64, 0);
+    assert_int_equal((uintptr_t)&c.warps[1] % 64, 0);
+    assert_int_equal((uintptr_t)&w->simt.in_place[1] / 64, (uintptr_t)w / 64);
     ExecOut out;
     for (int i = 0; i < 8; i++) assert_int_equal(warp_issue(k, w, &out), ISSUE_OK);
     for (int l = 0; l < 32; l += 31) {

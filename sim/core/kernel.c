@@ -154,7 +154,7 @@ enum { RENEW_IN_PLACE = 256 << 10 };   /* bytes: see renew */
  * (hopper.ini nvcc tiled_mm 256^3 1.04 -> 0.97 s: docs/performance.md,
  * seventeenth session); a Warp's first line holds what an issue reads
  * (kernel.h).  NULL when out of memory. */
-static void *rows_alloc(size_t bytes)
+static void *lines_alloc(size_t bytes)
 {
     size_t n = (bytes + 63) / 64 * 64;
     void *p = aligned_alloc(64, n ? n : 64);
@@ -236,10 +236,10 @@ int cta_init(Kernel *k, Cta *c, uint64_t linear, int smid)
     /* Shared and local memory start zeroed so every run is deterministic
      * (real hardware leaves them undefined). */
     CtaBytes b = cta_bytes(k, c);
-    c->warps = rows_alloc(b.warps);
+    c->warps = lines_alloc(b.warps);
     c->smem = calloc(1, b.smem);
     c->lmem = calloc(1, b.lmem);
-    c->regs = rows_alloc(b.regs);
+    c->regs = lines_alloc(b.regs);
     c->preds = calloc(1, b.preds);
     if (k->frame_stride) c->frames = calloc(1, b.frames);
     return cta_arrays_ok(k, c) ? cta_setup(k, c, linear, smid) : -1;
@@ -264,13 +264,13 @@ static void cta_release(Cta *c)
 /* An array of a block that ran, zeroed for the next: cleared in place when
  * small; a large one (call frames, spilled locals) allocated afresh, which
  * maps zeroed pages on first use instead of writing every byte (register
- * rows and warp records, `lines`: from rows_alloc, on a host line).  NULL
+ * rows and warp records, `lines`: from lines_alloc, on a host line).  NULL
  * when out of memory (p freed). */
 static void *renew(void *p, size_t bytes, int lines)
 {
     if (bytes <= RENEW_IN_PLACE) return memset(p, 0, bytes);
     free(p);
-    return lines ? rows_alloc(bytes) : calloc(1, bytes);
+    return lines ? lines_alloc(bytes) : calloc(1, bytes);
 }
 
 int cta_next(Kernel *k, Cta *c, uint64_t linear, int smid)
