@@ -52,6 +52,43 @@ static void waits_for_the_write(void **state)
     scoreboard_free(&s);
 }
 
+/* A warp slot's next warp of a launch gets its scoreboard on the arrays
+ * the last one left (sm_launch_cta: no allocation a warp), as fresh as
+ * scoreboard_init's.  Hand case: 8 registers; r3 written at cycle 0 with
+ * a long latency landing at 40, r7 a fixed one at 5; after the reset the
+ * arrays are the same, nothing is pending, a reader of r3 and r7 is not
+ * held at cycle 0 and r3's kind is PEND_FIXED again.  A zeroed scoreboard
+ * (a slot's first warp) is allocated by the reset. */
+static void reset_reuses_the_arrays(void **state)
+{
+    (void)state;
+    Scoreboard s;
+    assert_int_equal(scoreboard_init(&s, 8), 0);
+    Deps w3 = writes(3), w7 = writes(7), use = deps((int[]){ 3, 7 }, 2, 0);
+    scoreboard_set(&s, &w3, 40, PEND_LONG);
+    scoreboard_set(&s, &w7, 5, PEND_FIXED);
+    assert_int_equal(scoreboard_blocking(&s, &use, 0), 3);
+    uint64_t *ready = s.ready;
+    uint8_t *kind = s.kind;
+    assert_int_equal(scoreboard_reset(&s, 8), 0);
+    assert_ptr_equal(s.ready, ready);
+    assert_ptr_equal(s.kind, kind);
+    assert_int_equal(s.pending, 0);
+    for (int r = 0; r < 8; r++) {
+        assert_int_equal(s.ready[r], 0);
+        assert_int_equal(s.kind[r], PEND_FIXED);
+    }
+    assert_int_equal(scoreboard_blocking(&s, &use, 0), -1);
+    scoreboard_free(&s);
+    Scoreboard z = { 0 };
+    assert_int_equal(scoreboard_reset(&z, 8), 0);
+    assert_non_null(z.ready);
+    assert_non_null(z.kind);
+    assert_int_equal(z.ready[7], 0);
+    assert_int_equal(scoreboard_blocking(&z, &use, 0), -1);
+    scoreboard_free(&z);
+}
+
 /* The first pending register in operand order names the stall, whatever
  * the register numbers. */
 static void first_operand_names_the_stall(void **state)
@@ -146,6 +183,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(waits_for_the_write),
+        cmocka_unit_test(reset_reuses_the_arrays),
         cmocka_unit_test(first_operand_names_the_stall),
         cmocka_unit_test(high_registers_share_a_bit),
         cmocka_unit_test(deps_build_ranks_registers),

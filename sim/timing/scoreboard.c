@@ -116,6 +116,18 @@ int scoreboard_init(Scoreboard *s, int n)
     return s->ready && s->kind ? 0 : -1;
 }
 
+int scoreboard_reset(Scoreboard *s, int n)
+{
+    if (!s->ready || !s->kind) {
+        scoreboard_free(s);
+        return scoreboard_init(s, n);
+    }
+    s->pending = 0;
+    memset(s->ready, 0, (size_t)(n ? n : 1) * sizeof *s->ready);
+    memset(s->kind, 0, (size_t)(n ? n : 1));
+    return 0;
+}
+
 void scoreboard_free(Scoreboard *s)
 {
     free(s->ready);

@@ -52,6 +52,11 @@ typedef struct Scoreboard {
 } Scoreboard;
 
 int scoreboard_init(Scoreboard *s, int nregs);
+/* s as scoreboard_init(s, nregs) leaves it, on the arrays it has (a warp
+ * slot's next warp of a launch: no allocation).  s is zeroed (no arrays:
+ * they are allocated) or was set up for the same nregs.  0, or -1 if out
+ * of memory. */
+int scoreboard_reset(Scoreboard *s, int nregs);
 void scoreboard_free(Scoreboard *s);
 /* First register of d (reads and writes) still pending at `now`, or -1. */
 static inline int scoreboard_blocking(Scoreboard *s, const Deps *d, uint64_t now)

@@ -300,8 +300,10 @@ int sm_launch_cta(Sm *sm, Timing *t, uint64_t linear)
     for (int i = 0; i < sc->cta.nwarps; i++) {
         while (sm->slots[slot].resident) slot++;
         SmWarp *sw = &sm->slots[slot];
+        Scoreboard sb = sw->sb;                /* the slot keeps its arrays (retire_warp) */
         memset(sw, 0, sizeof *sw);
-        if (scoreboard_init(&sw->sb, e->nregs + e->npreds)) return -1;
+        sw->sb = sb;
+        if (scoreboard_reset(&sw->sb, e->nregs + e->npreds)) return -1;
         sw->w = &sc->cta.warps[i];
         sw->rb = sw->w->rb;
         sw->cta = ci;
@@ -360,7 +362,6 @@ static void retire_warp(Sm *sm, Timing *t, int slot)
     wake_set(sm, slot, SM_NEVER);
     set_fetchable(sm, slot, 0);
     sm->refetch[slot / 64] &= ~(1ull << (slot % 64));
-    scoreboard_free(&sw->sb);
     if (sm->by_age) ready_compact(&sm->sched[sw->sched], sm->sched[sw->sched].pos[slot]);   /* positions < 64 */
     sched_remove(&sm->sched[sw->sched], slot);
     SmCta *sc = &sm->ctas[sw->cta];
