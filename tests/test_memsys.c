@@ -776,7 +776,8 @@ static void icnt_visits_busy_ports(void **state)
     icnt_destroy(n);
 }
 
-/* The crossbar's queues are rings over power-of-two arrays (icnt.c) whose
+/* The crossbar's queues are rings over power-of-two arrays (icnt.c),
+ * starting on a host line so that each 32-byte packet lies in one, whose
  * room stays the configured count: a source queue of 5 one-flit packets
  * and a destination buffer of 6 each hold that many at once, and every
  * packet comes out in the order it went in over three fillings (30
@@ -800,6 +801,7 @@ static void icnt_rings_hold_their_room(void **state)
         }
         int held = 0;                                    /* 6 arrived, 4 wait at the source */
         for (const IcntPacket *h = icnt_head(n, 0); h && h->arrive <= t; h = icnt_head(n, 0)) {
+            assert_int_equal((uintptr_t)h % 32, 0);      /* a packet within one host line */
             assert_int_equal(h->addr, popped);
             popped++;
             held++;

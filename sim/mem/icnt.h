@@ -23,18 +23,28 @@
 #include <stdint.h>
 
 /* A memory packet.  The network reads src, dst, flits and ready, and sets
- * arrive; the rest is the memory system's. */
+ * arrive; the rest is the memory system's.  32 bytes, two to a host line
+ * (the rings start on one): a packet is read and copied where it leaves its
+ * source and read again at its destination, most of them cold in the
+ * host's caches (transpose_naive 2048^2 moves 4.3 M), and 48 bytes, one
+ * in two across two lines, cost 2-5% of that launch's time (docs/
+ * performance.md, twentieth session).  ready and arrive share their bytes:
+ * ready is read only in the source queue, and arrive is set as the packet
+ * leaves it. */
 typedef struct IcntPacket {
     uint64_t addr;             /* line address */
-    uint64_t ready;            /* first cycle it may leave the source queue */
-    uint64_t arrive;           /* cycle it has fully arrived (set by the network) */
+    union {
+        uint64_t ready;        /* in the source queue: the first cycle it may leave */
+        uint64_t arrive;       /* from its crossing on: the cycle it has fully arrived (set by the network) */
+    };
     uint32_t mask;             /* sectors */
     int32_t rec;               /* requester record, -1 none */
     int16_t src, dst;
     uint16_t flits;
     uint8_t kind;
-    uint16_t aux;              /* kind-specific */
+    uint8_t aux;               /* kind-specific */
 } IcntPacket;
+_Static_assert(sizeof(IcntPacket) == 32, "a packet is half a host line (the rings' layout)");
 
 typedef struct IcntParams {
     int nsrc, ndst;

@@ -730,7 +730,7 @@ static void push_req(MemSys *m, int sm, int kind, uint64_t addr, uint32_t mask, 
 {
     IcntPacket p = { .addr = addr, .ready = ready, .mask = mask, .rec = rec, .src = (int16_t)sm,
                      .dst = (int16_t)slice_of(m, addr), .kind = (uint8_t)kind, .flits = (uint16_t)flits,
-                     .aux = (uint16_t)(aux > UINT16_MAX ? UINT16_MAX : aux) };
+                     .aux = (uint8_t)(aux > UINT8_MAX ? UINT8_MAX : aux) };
     icnt_push(m->req, &p);
 }
 
