@@ -45,7 +45,7 @@ enum {
     PK_READ,         /* L1 miss: reply fills the L1 line */
     PK_READ_NOFILL,  /* load that bypasses the L1: reply completes rec */
     PK_WRITE,        /* store (rec >= 0: acknowledge) or L1 write-back (rec -1) */
-    PK_ATOM,         /* atomic, executed in the L2 slice; aux = service cycles */
+    PK_ATOM,         /* atomic, executed in the L2 slice; aux = the most lanes on one address (atom_cycles) */
     PK_FILL,         /* reply to PK_READ */
     PK_DATA          /* reply to PK_READ_NOFILL and PK_ATOM */
 };
@@ -725,12 +725,15 @@ static int atom_cycles(const MemAccess *a, LaneMask lanes)
 
 /* ---- the SM side: memsys_access ----------------------------------------------------- */
 
+/* aux is a packet's byte: an atomic's lanes on one address fit it whole */
+_Static_assert(WARP_MAX <= UINT8_MAX, "IcntPacket.aux holds a warp's lane count");
+
 static void push_req(MemSys *m, int sm, int kind, uint64_t addr, uint32_t mask, int rec, int flits,
                      uint64_t ready, int aux)
 {
     IcntPacket p = { .addr = addr, .ready = ready, .mask = mask, .rec = rec, .src = (int16_t)sm,
                      .dst = (int16_t)slice_of(m, addr), .kind = (uint8_t)kind, .flits = (uint16_t)flits,
-                     .aux = (uint8_t)(aux > UINT8_MAX ? UINT8_MAX : aux) };
+                     .aux = (uint8_t)aux };
     icnt_push(m->req, &p);
 }
 
