@@ -2,8 +2,10 @@
 #
 #   make            build ./gpusim
 #   make run        build and run the tiled matrix multiply on Fermi
-#   make test       unit + golden tests, then the same under ASan/UBSan
-#   make asan       only the sanitizer run
+#   make test       unit + golden tests, the same under ASan/UBSan, then
+#                   parallel launches under ThreadSanitizer
+#   make asan       only the ASan/UBSan run
+#   make tsan       only the ThreadSanitizer run
 #   make docs       regenerate docs/isa.md and docs/config.md from the tables
 #   make fuzz       libFuzzer harnesses (clang; development only)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -44,7 +46,7 @@ TEST_RUN := $(foreach t,$(TEST_SLOW),$(filter %/$(t),$(TEST_BIN))) \
 
 ALL_CFLAGS = $(STDFLAGS) $(CFLAGS) -DGPUSIM_VERSION='"$(VERSION)"' -MMD -MP
 
-.PHONY: all run test unit asan docs fuzz install uninstall clean check-cmocka check-js check-scripts check-browser bench validate validate-all
+.PHONY: all run test unit asan tsan docs fuzz install uninstall clean check-cmocka check-js check-scripts check-browser bench validate validate-all
 
 all: gpusim
 
@@ -129,6 +131,7 @@ unit: check-cmocka gpusim $(TEST_BIN) $(BUILD)/gpusim $(BUILD)/validate
 test: check-cmocka
 	@$(MAKE) --no-print-directory -j2 unit
 	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory tsan
 
 # -g1: line tables only, all a sanitizer's stack trace reads (file:line);
 # the build takes 27-32 s instead of 32-43 s on 2 cores (docs/performance.md)
@@ -141,6 +144,15 @@ unit-asan: check-cmocka $(TEST_BIN) $(BUILD)/gpusim $(BUILD)/validate
 	@echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  GPUSIM=$(BUILD)/gpusim sh tests/run.sh $(TEST_RUN)
+
+# The parallel simulation under ThreadSanitizer: a few launches on 2 host
+# threads against the plain build's one-thread reports (tests/tsan_check.sh;
+# about 30 s on 2 cores, the build included).
+tsan: $(BUILD)/gpusim
+	@$(MAKE) --no-print-directory -j2 BUILD=build/tsan \
+	  CFLAGS="-O1 -g1 -fsanitize=thread" LDFLAGS="-fsanitize=thread" build/tsan/gpusim
+	@echo "== launches on 2 host threads under ThreadSanitizer"
+	@sh tests/tsan_check.sh build/tsan/gpusim $(BUILD)/gpusim
 
 # Simulation speed (never part of `make test`): see docs/performance.md.
 bench: $(BUILD)/bench
