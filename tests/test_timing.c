@@ -202,6 +202,82 @@ static void test_stalls_sum_to_resident_cycles(void **state)
     }
 }
 
+/* tests/data/branch_to_end.s has no ret: a divergent branch jumps to the
+ * end of the code while the warp's other lanes have a loop to run, so a
+ * warp issues at the end (an implicit ret) and, with several there in one
+ * cycle, waits in its scheduler's ready set with no pipe.  ready_leave
+ * charged it by the pipe of the branch before (sw->pipe, left as it was),
+ * and on ampere.ini not_selected wrapped below zero (18446744073709528176
+ * warp-cycles), and the text report's bar for it crashed the run; the SMs
+ * also counted the implicit ret as an instruction and the GPU did not
+ * (6016 against 5888).  On every config: no state holds more warp-cycles
+ * than there were, the states add up, each instruction is one selected
+ * warp-cycle, the SMs' instructions add up to the GPU's, the implicit ret
+ * counts as the ret it stands for (the same file with "ret;" after DONE),
+ * and the result is right: c[i] = a[i] * 2^8 for even i, 0 for odd. */
+static void run_stats(const Config *c, const char *path, const char *text, Stats *s, uint64_t *sm_inst, int *right)
+{
+    DiagList dl = { 0 };
+    Program *p = path ? asm_assemble_file(path, NULL, &dl) : asm_assemble("ret.s", text, strlen(text), NULL, &dl);
+    if (!p) diag_print(&dl, stderr);
+    assert_non_null(p);
+    Run r;
+    RunOptions o = { 0 };
+    assert_int_equal(run_program(&r, p, c, "test", &o, &dl), RUN_OK);
+    *s = r.stats;
+    *sm_inst = 0;
+    for (int i = 0; i < r.stats.nsms; i++) *sm_inst += r.stats.sm[i].inst;
+    const float *a = (const float *)(void *)mem_region_of_buffer(&r.mem, 0)->data;
+    const float *out = (const float *)(void *)mem_region_of_buffer(&r.mem, 1)->data;
+    *right = 1;
+    for (int i = 0; i < 4096; i++)
+        if (out[i] != (i % 2 ? 0.0f : a[i] * 256.0f)) *right = 0;
+    s->line = NULL;
+    s->sm = NULL;
+    run_free(&r);
+    program_free(p);
+    diag_free(&dl);
+}
+
+static void test_stalls_at_the_end_of_the_code(void **state)
+{
+    (void)state;
+    const char *path = "tests/data/branch_to_end.s";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char text[8192], with_ret[8300];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *done = strstr(text, "DONE:\n}");
+    assert_non_null(done);
+    snprintf(with_ret, sizeof with_ret, "%.*sDONE:\n    ret;\n}\n", (int)(done - text), text);
+    const char *configs[] = { "configs/ampere.ini", "configs/fermi.ini", "configs/hopper.ini", "configs/volta.ini",
+                              "configs/tiny.ini" };
+    for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
+        Config c;
+        load(&c, configs[k]);
+        Stats s, r;
+        uint64_t sm_inst, sm_inst_r;
+        int right, right_r;
+        run_stats(&c, path, NULL, &s, &sm_inst, &right);
+        run_stats(&c, NULL, with_ret, &r, &sm_inst_r, &right_r);
+        uint64_t sum = 0;
+        for (int i = 0; i < STALL_COUNT; i++) {
+            if (s.stall[i] > s.warp_resident)
+                print_error("%s: %s %llu warp-cycles of %llu\n", configs[k], stall_names[i],
+                            (unsigned long long)s.stall[i], (unsigned long long)s.warp_resident);
+            assert_true(s.stall[i] <= s.warp_resident);
+            sum += s.stall[i];
+        }
+        assert_int_equal(sum, s.warp_resident);
+        assert_int_equal(s.stall[STALL_SELECTED], s.inst);
+        assert_int_equal(sm_inst, s.inst);
+        assert_int_equal(s.inst, r.inst);   /* the implicit ret is one, as ret is */
+        assert_true(right && right_r);
+    }
+}
+
 /* ---- direction tests --------------------------------------------------------------------- */
 static void test_more_schedulers_fewer_cycles(void **state)
 {
@@ -986,6 +1062,7 @@ int main(void)
         cmocka_unit_test(test_occupancy_seed003_shared),
         cmocka_unit_test(test_occupancy_cannot_fit),
         cmocka_unit_test(test_stalls_sum_to_resident_cycles),
+        cmocka_unit_test(test_stalls_at_the_end_of_the_code),
         cmocka_unit_test(test_more_schedulers_fewer_cycles),
         cmocka_unit_test(test_longer_latency_more_cycles),
         cmocka_unit_test(test_fewer_units_more_cycles),

@@ -173,8 +173,14 @@ IssueResult warp_issue(Kernel *k, Warp *w, ExecOut *out)
     uint32_t pc = warp_pc(w);
     LaneMask active = warp_active(w);
     out->has_mem = 0;
-    if (pc >= (uint32_t)e->ncode)                 /* ran off the end: an implicit ret */
+    if (pc >= (uint32_t)e->ncode) {               /* ran off the end: an implicit ret */
+        /* one warp instruction, as a ret is (and as ptxas's EXIT at the end
+         * of every kernel): the timing model gives it an issue slot, and the
+         * SMs' counts, the GPU's and the selected warp-cycles then agree.
+         * No PTX instruction runs: ptx_inst and the thread counts stay. */
+        k->stats->inst++;
         return issue_exit(k, w, pc, active);
+    }
     const Instr *in = &e->code[pc];
     LaneMask exec = active;
     if (in->guard != REG_NONE) {

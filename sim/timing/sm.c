@@ -952,6 +952,13 @@ static void ready_enter(Sm *sm, Timing *t, int slot, int p, uint32_t line)
     sw->state = STALL_NOT_SELECTED;   /* nominal: ready_leave splits the time */
     sw->line = line;
     sw->ready = 1;
+    /* ready_leave charges by sw->pipe: the pipe it waits on is the one it
+     * is filed under.  (evaluate sets sw->pipe for an instruction, but a
+     * warp past its last one, at a branch's target at the end of the code
+     * with other lanes still to run, has none: its verdict's pipe is
+     * PIPE_NONE while sw->pipe kept the branch's, and ready_leave
+     * subtracted one pipe's count from another's; tests/data/branch_to_end.s.) */
+    sw->pipe = (uint8_t)p;
     sw->rsnap = ready_cum(sc, p, t->now);
     sc->rdy[p] |= 1ull << sc->pos[slot];
     sc->rpipes |= 1u << p;
