@@ -211,10 +211,28 @@ static void test_watchdog(void **state)
     assert_non_null(strstr(f.report, "fault (watchdog): watchdog: block (0,0,0) issued more than 10000 warp instructions"));
     assert_non_null(strstr(f.report, "  in launch 1 (k), block (0,0,0), warp 0, pc "));
     faulted_free(&f);
+    /* with timing, cycles; the fault names the warp of the loop, the one
+     * still running that has issued the most (it named none, "file:0:0",
+     * until the twenty-first session) */
     run_file(&f, "tests/data/fault_watchdog.s", 10000, 0);
     assert_int_equal(f.rc, RUN_FAULT);
     assert_int_equal(f.run.fault.kind, FAULT_WATCHDOG);
-    assert_non_null(strstr(f.report, "fault (watchdog): "));
+    assert_int_equal(f.run.fault.warp, 0);
+    assert_true(f.run.fault.pc >= 1 && f.run.fault.pc <= 3);
+    assert_int_equal(f.run.fault.line, f.p->entries[0].code[f.run.fault.pc].line);
+    assert_non_null(strstr(f.report, "fault (watchdog): watchdog: the launch ran past 10000 cycles (an endless loop? "
+                                     "raise --max-cycles); of the warps still running, this one has issued the most ("));
+    assert_non_null(strstr(f.report, "  in launch 1 (k), block (0,0,0), warp 0, pc "));
+    faulted_free(&f);
+    /* block 1's warp 1 loops, its warp 0 waits at the barrier, block 0 is
+     * done: warp 1 of block (1,0,0), in its loop (source pcs 7-9) */
+    run_file(&f, "tests/data/fault_watchdog_warps.s", 20000, 0);
+    assert_int_equal(f.rc, RUN_FAULT);
+    assert_int_equal(f.run.fault.kind, FAULT_WATCHDOG);
+    assert_int_equal(f.run.fault.cta[0], 1);
+    assert_int_equal(f.run.fault.warp, 1);
+    assert_true(f.run.fault.pc >= 7 && f.run.fault.pc <= 9);
+    assert_non_null(strstr(f.report, "  in launch 1 (k), block (1,0,0), warp 1, pc "));
     faulted_free(&f);
 }
 

@@ -584,6 +584,24 @@ static int lanes_for(int plain, const GpuHost *host, int nsms)
     return plain ? (threads < 1 ? 1 : threads > nsms ? nsms : threads) : 1;
 }
 
+/* The launch ran past max_cycles: a fault naming, of the warps still
+ * running, the one that has issued the most instructions (an endless
+ * loop's, most likely), the first such in SM and slot order, so that any
+ * thread count names the same. */
+static void watchdog_fault(Kernel *k, const Sm *sms, int nsms, uint64_t max_cycles)
+{
+    const Warp *best = NULL;
+    for (int i = 0; i < nsms; i++)
+        for (int j = 0; j < sms[i].nslots; j++) {
+            const SmWarp *sw = &sms[i].slots[j];
+            if (sw->resident && !sw->finishing && (!best || sw->w->issued > best->issued)) best = sw->w;
+        }
+    kernel_fault(k, best, -1, FAULT_WATCHDOG,
+                 "watchdog: the launch ran past %llu cycles (an endless loop? raise --max-cycles); "
+                 "of the warps still running, this one has issued the most (%llu warp instructions)",
+                 (unsigned long long)max_cycles, (unsigned long long)(best ? best->issued : 0));
+}
+
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
                    const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles,
                    struct Checker *chk, const GpuHost *host, Fault *fault)
@@ -709,8 +727,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         }
         if (times) lap(&mark, &times->other);
         if (max_cycles && t.now - start > max_cycles) {
-            kernel_fault(&k, NULL, -1, FAULT_WATCHDOG, "watchdog: the launch ran past %llu cycles (raise --max-cycles)",
-                         (unsigned long long)max_cycles);
+            watchdog_fault(&k, sms, nsms, max_cycles);
             rc = -1;
             break;
         }
