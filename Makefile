@@ -177,9 +177,11 @@ fuzz: $(VIEWER_GEN)
 	@mkdir -p build/fuzz
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_asm tests/fuzz/fuzz_asm.c $(LIB_SRC) $(VIEWER_GEN) -lm -lpthread
 	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_ini tests/fuzz/fuzz_ini.c $(LIB_SRC) $(VIEWER_GEN) -lm -lpthread
+	clang $(FUZZ_FLAGS) -o build/fuzz/fuzz_run tests/fuzz/fuzz_run.c $(LIB_SRC) $(VIEWER_GEN) -lm -lpthread
 	@mkdir -p build/fuzz/corpus_asm && cp kernels/*.s tests/data/*.s tests/data/*.ptx tests/data/include/*.s tests/data/include/*.ptx tests/data/nvcc/*.ptx tests/data/half/*.s tests/data/half/*.ptx tests/validation/ptx/lineinfo/kernels_corpus.ptx build/fuzz/corpus_asm/
 	@echo "run: build/fuzz/fuzz_asm -max_total_time=600 build/fuzz/corpus_asm  (seeded with every kernel)"
 	@echo "     build/fuzz/fuzz_ini -max_total_time=600 tests/fuzz/corpus_ini"
+	@echo "     build/fuzz/fuzz_run -max_total_time=600 build/fuzz/corpus_asm  (runs them: from the repository root)"
 
 install: gpusim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpusim/configs \
