@@ -278,6 +278,57 @@ static void test_stalls_at_the_end_of_the_code(void **state)
     }
 }
 
+/* The implicit ret counted by hand: one warp of five PTX instructions and
+ * no ret, on fermi.ini as written (core.schedule=source: no expansion, no
+ * prologue).  5 instructions and the end of the code: 6 warp instructions
+ * (smsp__inst_executed.sum), 5 PTX ones, 32 x 5 thread instructions, with
+ * timing 6 selected warp-cycles and the SM's 6; with a ret after the store,
+ * 6, 6 and 32 x 6.  The store writes out[t] = t. */
+static void test_implicit_ret_counted(void **state)
+{
+    (void)state;
+    static const char body[] =
+        ".buffer out .u32[32] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 out)\n"
+        "{\n"
+        "    ld.param.u64  %rd1, [out];\n"
+        "    mov.u32       %r1, %tid.x;\n"
+        "    mul.wide.u32  %rd2, %r1, 4;\n"
+        "    add.s64       %rd3, %rd1, %rd2;\n"
+        "    st.global.u32 [%rd3], %r1;\n";
+    for (int ret = 0; ret < 2; ret++)
+        for (int functional = 0; functional < 2; functional++) {
+            char text[1024];
+            snprintf(text, sizeof text, "%s%s}\n", body, ret ? "    ret;\n" : "");
+            Config c;
+            fermi(&c);
+            set(&c, "core.schedule=source");
+            DiagList dl = { 0 };
+            Program *p = asm_assemble("implicit_ret.s", text, strlen(text), NULL, &dl);
+            if (!p) diag_print(&dl, stderr);
+            assert_non_null(p);
+            Run r;
+            RunOptions o = { 0 };
+            o.functional = functional;
+            assert_int_equal(run_program(&r, p, &c, "test", &o, &dl), RUN_OK);
+            assert_int_equal(r.stats.inst, 6);
+            assert_int_equal(r.stats.ptx_inst, ret ? 6 : 5);
+            assert_int_equal(r.stats.thread_inst, 32 * (ret ? 6 : 5));
+            if (!functional) {
+                uint64_t sm_inst = 0;
+                for (int i = 0; i < r.stats.nsms; i++) sm_inst += r.stats.sm[i].inst;
+                assert_int_equal(sm_inst, 6);
+                assert_int_equal(r.stats.stall[STALL_SELECTED], 6);
+            }
+            const uint32_t *out = (const uint32_t *)(void *)mem_region_of_buffer(&r.mem, 0)->data;
+            for (int t = 0; t < 32; t++) assert_int_equal(out[t], t);
+            run_free(&r);
+            program_free(p);
+            diag_free(&dl);
+        }
+}
+
 /* ---- direction tests --------------------------------------------------------------------- */
 static void test_more_schedulers_fewer_cycles(void **state)
 {
@@ -1063,6 +1114,7 @@ int main(void)
         cmocka_unit_test(test_occupancy_cannot_fit),
         cmocka_unit_test(test_stalls_sum_to_resident_cycles),
         cmocka_unit_test(test_stalls_at_the_end_of_the_code),
+        cmocka_unit_test(test_implicit_ret_counted),
         cmocka_unit_test(test_more_schedulers_fewer_cycles),
         cmocka_unit_test(test_longer_latency_more_cycles),
         cmocka_unit_test(test_fewer_units_more_cycles),
