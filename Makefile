@@ -134,7 +134,8 @@ test: check-cmocka
 	@$(MAKE) --no-print-directory tsan
 
 # -g1: line tables only, all a sanitizer's stack trace reads (file:line);
-# the build takes 27-32 s instead of 32-43 s on 2 cores (docs/performance.md)
+# the build takes 27-32 s instead of 32-43 s on 2 cores (docs/performance-log.md,
+# twelfth session)
 asan: check-cmocka
 	@$(MAKE) --no-print-directory -j2 BUILD=build/asan \
 	  CFLAGS="-O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \

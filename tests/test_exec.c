@@ -1549,7 +1549,7 @@ static void test_guarded_memory(void **state)
  * does: an atomic and a reduction with no lane active said nothing, so
  * issue() read whatever the stack held, and the run's timing followed it
  * (found when a lane's SM phase moved to another host thread:
- * docs/performance.md, eighth session).  The output record is filled with
+ * docs/performance-log.md, eighth session).  The output record is filled with
  * garbage before each issue. */
 static void test_guarded_off_memory_space(void **state)
 {

@@ -151,7 +151,7 @@ enum { RENEW_IN_PLACE = 256 << 10 };   /* bytes: see renew */
  * cache line.  Each warp's rows are a multiple of 64 bytes at 32 lanes, so
  * a row of 4-byte lanes is two host lines and one of 8-byte lanes four,
  * where calloc's 16-byte alignment made most of them three and five
- * (hopper.ini nvcc tiled_mm 256^3 1.04 -> 0.97 s: docs/performance.md,
+ * (hopper.ini nvcc tiled_mm 256^3 1.04 -> 0.97 s: docs/performance-log.md,
  * seventeenth session); a Warp's first line holds what an issue reads
  * (kernel.h).  NULL when out of memory. */
 static void *lines_alloc(size_t bytes)

@@ -184,7 +184,7 @@ int kernel_use_schedule(Kernel *k, int machine);
 /* Lay out a warp's register rows as the machine code's registers share
  * them (isa/backend.h: backend_reg_rows), so its working set is what the
  * hardware's would be: nvcc's naive_mm keeps 40 rows a warp instead of
- * 143, 6.4 KiB instead of 23.9 (docs/performance.md, seventeenth session).  Every value
+ * 143, 6.4 KiB instead of 23.9 (docs/performance-log.md, seventeenth session).  Every value
  * the kernel computes is the same; a register whose life is over may read
  * another's, so --step, which prints registers by name, and the checks,
  * which watch them, keep a row each.  Not where the entry makes calls (a

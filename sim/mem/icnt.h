@@ -28,7 +28,7 @@
  * source and read again at its destination, most of them cold in the
  * host's caches (transpose_naive 2048^2 moves 4.3 M), and 48 bytes, one
  * in two across two lines, cost 2-5% of that launch's time (docs/
- * performance.md, twentieth session).  ready and arrive share their bytes:
+ * performance-log.md, twentieth session).  ready and arrive share their bytes:
  * ready is read only in the source queue, and arrive is set as the packet
  * leaves it. */
 typedef struct IcntPacket {

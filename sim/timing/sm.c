@@ -1193,7 +1193,7 @@ static inline void turn(Sm *sm, Timing *t, Turn *tn, int nw)
  * (every shipped config but tiny.ini has 64 warps an SM or fewer) the
  * compiler drops the word loops of the wheel, the turns and the fetch:
  * fermi tiled_mm 128^3 3.9% fewer host instructions, 512^3 1.3% less
- * time (docs/performance.md, sixteenth session). */
+ * time (docs/performance-log.md, sixteenth session). */
 static inline __attribute__((always_inline)) uint64_t cycle(Sm *sm, Timing *t, int nw)
 {
     if (!sm->blocks_used) return SM_NEVER;
@@ -1234,7 +1234,7 @@ uint64_t sm_cycle(Sm *sm, Timing *t)
 }
 
 /* ---- host prefetching --------------------------------------------------------------- */
-/* Measured (docs/performance.md, ninth session; medians of 15 interleaved
+/* Measured (docs/performance-log.md, ninth session; medians of 15 interleaved
  * runs): hopper.ini nvcc tiled_mm and naive_mm 256³ (tens of MB of warp
  * state) 7% and 9% faster; fermi.ini tiled_mm 256³ (1.4 MB) 10% slower
  * with it always on: there everything is in cache already and the
