@@ -108,6 +108,18 @@ static void test_trace_messages(void **s)
     snprintf(want, sizeof want, "gpusim: note: --trace %s not written: a --functional run has no cycles to show", html);
     expect(cmd, 0, want);
     assert_int_equal(access(html, F_OK), -1);
+    /* fermi.ini has 15 SMs; evenodd's blocks of 128 threads are 4 warps */
+    snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 15 configs/fermi.ini kernels/evenodd.s", html);
+    expect(cmd, 2, "--trace-sm: error: SM 15: configs/fermi.ini has 15 SMs (0 to 14)");
+    assert_int_equal(access(html, F_OK), -1);
+    snprintf(cmd, sizeof cmd, "--trace %s --trace-warps 1,4,3,9 configs/fermi.ini kernels/evenodd.s", html);
+    expect(cmd, 2, "--trace-warps: error: warp 4: the largest block of kernels/evenodd.s has 4 warps (0 to 3)");
+    expect(cmd, 2, "--trace-warps: error: warp 9: the largest block");
+    assert_int_equal(access(html, F_OK), -1);
+    snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 14 --trace-warps 3 configs/fermi.ini kernels/evenodd.s", html);
+    snprintf(want, sizeof want, "gpusim: wrote %s (", html);
+    expect(cmd, 0, want);
+    remove(html);
 }
 
 static void test_defines_and_sets(void **s)
@@ -211,6 +223,17 @@ static void test_step_mode(void **s)
     expect("--step -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 0, "    pc   18  reconverge 19    .1.1.1.1");
     expect("--step -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 0, "scheduler 0: issued block 0 warp 0  pc 17 (line 60): bra JOIN;");
     expect("--step-sm x configs/tiny.ini kernels/evenodd.s", 2, "--step-sm and --step-warp take a number");
+    /* an SM or warp the view would never show is an error, not an empty view
+     * (tiny.ini: 1 SM, warps of 8 threads; a block of 8 is one warp) */
+    expect("--step --step-sm 1 -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 2,
+           "--step-sm: error: SM 1: configs/tiny.ini has 1 SM (SM 0)");
+    expect("--step --step-warp 1 -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 2,
+           "--step-warp: error: warp 1: the largest block of kernels/evenodd.s has 1 warp (warp 0)");
+    expect("--step --step-warp 15 -D N=8 -D BLOCK=128 configs/tiny.ini kernels/evenodd.s", 0, "SIMT stack of block 0 warp 15");
+    expect("--step --step-warp 16 -D N=8 -D BLOCK=128 configs/tiny.ini kernels/evenodd.s", 2,
+           "--step-warp: error: warp 16: the largest block of kernels/evenodd.s has 16 warps (0 to 15)");
+    /* without timing neither view runs: nothing to check */
+    expect("--functional --step --step-sm 1 -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 0, "check out");
 }
 
 /* Observations come from the measured pattern: the column read of
