@@ -116,9 +116,25 @@ static void test_trace_messages(void **s)
     expect(cmd, 2, "--trace-warps: error: warp 4: the largest block of kernels/evenodd.s has 4 warps (0 to 3)");
     expect(cmd, 2, "--trace-warps: error: warp 9: the largest block");
     assert_int_equal(access(html, F_OK), -1);
-    snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 14 --trace-warps 3 configs/fermi.ini kernels/evenodd.s", html);
+    snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 13 --trace-warps 3 configs/fermi.ini kernels/evenodd.s", html);
     snprintf(want, sizeof want, "gpusim: wrote %s (", html);
     expect(cmd, 0, want);
+    remove(html);
+    /* SM 14 exists but gets none of evenodd's 8 blocks: the page is empty, and
+     * the run says why (837 cycles: the report's) */
+    snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 14 configs/fermi.ini kernels/evenodd.s", html);
+    snprintf(want, sizeof want, "gpusim: note: --trace %s holds no warp: none ran on SM 14 (the run took 837 cycles)", html);
+    expect(cmd, 0, want);
+    remove(html);
+    snprintf(cmd, sizeof cmd, "--trace %s --trace-cycles 900:1000 configs/fermi.ini kernels/evenodd.s", html);
+    snprintf(want, sizeof want, "gpusim: note: --trace %s holds no warp: none ran in cycles 900 to 1000 (the run took 837 cycles)", html);
+    expect(cmd, 0, want);
+    remove(html);
+    snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 7 configs/fermi.ini kernels/evenodd.s", html);
+    char *out;
+    assert_int_equal(run(cmd, &out), 0);
+    assert_null(strstr(out, "holds no warp"));
+    free(out);
     remove(html);
 }
 

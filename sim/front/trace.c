@@ -837,6 +837,14 @@ int trace_close(Trace *t)
             fprintf(stderr, "gpusim: note: --trace %s holds cycles %" PRIu64 " to %" PRIu64 " of %" PRIu64
                             " (the default window; choose one with --trace-cycles A:B)\n",
                     t->path, t->opt.from, t->opt.to, t->last);
+        if (t->nrows == 0) {      /* say why the page is empty */
+            char where[64] = "", when[96] = "";
+            if (t->opt.sm >= 0) snprintf(where, sizeof where, " on SM %d", t->opt.sm);
+            if (!t->auto_end || t->opt.from)
+                snprintf(when, sizeof when, " in cycles %" PRIu64 " to %" PRIu64, t->opt.from, t->opt.to);
+            fprintf(stderr, "gpusim: note: --trace %s holds no warp: none ran%s%s (the run took %" PRIu64 " cycles)\n",
+                    t->path, where, when, t->last);
+        }
     } else {
         fprintf(stderr, "gpusim: --trace %s: out of memory\n", t->path);
     }
