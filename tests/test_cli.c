@@ -252,6 +252,70 @@ static void test_step_mode(void **s)
     expect("--functional --step --step-sm 1 -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 0, "check out");
 }
 
+/* --progress: where a long run has got, on stderr only.  --progress=0
+ * writes a line at every tick: each block of a --functional run, every
+ * 4,096 turns of the timing loop (fermi.ini tiled_mm's default size runs
+ * 16,328 cycles: at least one tick).  Off by default where stderr is not
+ * a terminal; the report is the same with it. */
+static void test_progress(void **s)
+{
+    (void)s;
+    expect("--progress=0 --functional configs/fermi.ini kernels/evenodd.s", 0,
+           "gpusim: launch 1/1 evenodd (functional): ");
+    expect("--progress=0 --functional configs/fermi.ini kernels/evenodd.s", 0, ", blocks 8/8 started, ");
+    expect("--progress=0 configs/fermi.ini kernels/tiled_mm.s", 0, "gpusim: launch 1/1 tiled_mm: cycle ");
+    char *plain, *with, *quiet, *off;
+    assert_int_equal(run("configs/fermi.ini kernels/tiled_mm.s", &plain), 0);
+    assert_null(strstr(plain, "gpusim: launch"));                 /* not a terminal: off */
+    assert_int_equal(gpusim_run("--progress=0 configs/fermi.ini kernels/tiled_mm.s", &with, 0), 0);
+    assert_int_equal(gpusim_run("configs/fermi.ini kernels/tiled_mm.s", &quiet, 0), 0);
+    assert_string_equal(with, quiet);                             /* stdout: the same report */
+    assert_int_equal(run("--progress=0 --no-progress configs/fermi.ini kernels/tiled_mm.s", &off), 0);
+    assert_null(strstr(off, "gpusim: launch"));
+    free(plain);
+    free(with);
+    free(quiet);
+    free(off);
+    expect("--progress=x configs/fermi.ini kernels/evenodd.s", 2, "--progress=S takes seconds from 0 to 86400, not 'x'");
+    expect("--progress=-1 configs/fermi.ini kernels/evenodd.s", 2, "--progress=S takes seconds");
+    /* on a terminal (script(1) gives one, where it is installed): one line
+     * rewritten in place, erased before the report */
+    if (system("command -v script >/dev/null 2>&1") == 0) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd,
+                 "script -q -c '%s --progress=0 configs/fermi.ini kernels/tiled_mm.s >/dev/null' /dev/null </dev/null",
+                 gpusim_bin());
+        FILE *f = popen(cmd, "r");
+        assert_non_null(f);
+        char *tty = gpusim_slurp(f);
+        pclose(f);
+        assert_non_null(strstr(tty, "\rgpusim: launch 1/1 tiled_mm: cycle "));
+        assert_non_null(strstr(tty, "\033[K"));
+        size_t n = strlen(tty);
+        while (n && (tty[n - 1] == '\n' || tty[n - 1] == '\r')) n--;   /* script's own line end */
+        assert_true(n >= 4 && !memcmp(tty + n - 4, "\r\033[K", 4));  /* erased at the end */
+        free(tty);
+        /* a sweep whose CSV goes elsewhere counts its points instead */
+        snprintf(cmd, sizeof cmd,
+                 "script -q -c '%s --sweep l1.assoc=1,2 configs/fermi.ini kernels/evenodd.s >/dev/null' /dev/null </dev/null",
+                 gpusim_bin());
+        assert_non_null(f = popen(cmd, "r"));
+        tty = gpusim_slurp(f);
+        pclose(f);
+        assert_non_null(strstr(tty, "\rgpusim: sweep: 2/2 points done, "));
+        n = strlen(tty);
+        while (n && (tty[n - 1] == '\n' || tty[n - 1] == '\r')) n--;
+        assert_true(n >= 4 && !memcmp(tty + n - 4, "\r\033[K", 4));
+        free(tty);
+    }
+    /* elsewhere only when asked: a line a point */
+    expect("--progress --sweep l1.assoc=1,2 configs/fermi.ini kernels/evenodd.s", 0, "gpusim: sweep: 2/2 points done, ");
+    char *sweep;
+    assert_int_equal(run("--sweep l1.assoc=1,2 configs/fermi.ini kernels/evenodd.s", &sweep), 0);
+    assert_null(strstr(sweep, "points done"));
+    free(sweep);
+}
+
 /* Observations come from the measured pattern: the column read of
  * transpose_shared is a 32-way conflict with words 32 apart; the padded
  * tile has none.  Piped output has no colour codes. */
@@ -288,6 +352,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_version),
         cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_progress),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_newcomer_slips),
         cmocka_unit_test(test_trace_messages),

@@ -419,7 +419,7 @@ static void test_engine_direct(void **state)
     char *text[2];
     for (int k = 0; k < 2; k++) {
         const char *configs[] = { "configs/fermi.ini" };
-        SweepSpec sp = { "gpusim", configs, 1, kernels, 2, axes, 2, NULL, 0, NULL, 0, { .trace_opt = { .sm = -1 } }, NULL, k ? 4 : 1, 1 };
+        SweepSpec sp = { "gpusim", configs, 1, kernels, 2, axes, 2, NULL, 0, NULL, 0, { .trace_opt = { .sm = -1 } }, NULL, k ? 4 : 1, 1, 0 };
         DiagList dl = { 0 };
         Sweep *s = sweep_new(&sp, &dl);
         assert_non_null(s);

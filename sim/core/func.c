@@ -5,7 +5,15 @@
 
 #include "sim/mem/lsu.h"
 
-static int run_cta(Kernel *k, Cta *c, const Config *cfg, uint64_t max_steps)
+/* Where launch li stands, for --progress. */
+static void tell(const Progress *prog, const Kernel *k, int li, uint64_t started)
+{
+    ProgressPoint at = { li, 1, 0, k->stats->inst, started, k->nctas };
+    prog->tick(prog->ctx, &at);
+}
+
+static int run_cta(Kernel *k, Cta *c, const Config *cfg, uint64_t max_steps, const Progress *prog, int li,
+                   uint64_t started)
 {
     uint64_t steps = 0;
     ExecOut out;
@@ -19,7 +27,9 @@ static int run_cta(Kernel *k, Cta *c, const Config *cfg, uint64_t max_steps)
                 k->clock++;
                 if (r == ISSUE_FAULT) return -1;
                 if (out.has_mem) lsu_account(cfg, &out.mem, k->entry->code[pc].line, k->stats, NULL);
-                if (max_steps && ++steps > max_steps) {
+                steps++;
+                if (prog && (steps & 0xFFFFF) == 0) tell(prog, k, li, started);
+                if (max_steps && steps > max_steps) {
                     kernel_fault(k, w, -1, FAULT_WATCHDOG,
                                  "watchdog: block (%u,%u,%u) issued more than %llu warp instructions "
                                  "(an endless loop? raise --max-cycles)",
@@ -34,7 +44,7 @@ static int run_cta(Kernel *k, Cta *c, const Config *cfg, uint64_t max_steps)
 }
 
 int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
-             uint64_t max_steps, struct Checker *chk, Fault *fault)
+             uint64_t max_steps, struct Checker *chk, const Progress *prog, Fault *fault)
 {
     Kernel k;
     int nsms = cfg->gpu.num_sms;
@@ -52,7 +62,8 @@ int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
         if (b ? cta_next(&k, &c, b, smid) : cta_init(&k, &c, b, smid)) { rc = -1; break; }
         st->ctas_launched++;
         st->warps_launched += (uint64_t)c.nwarps;
-        if (run_cta(&k, &c, cfg, max_steps)) rc = -1;
+        if (prog) tell(prog, &k, li, b + 1);
+        if (run_cta(&k, &c, cfg, max_steps, prog, li, b + 1)) rc = -1;
     }
     cta_free(&c);
     *fault = k.fault;

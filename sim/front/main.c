@@ -13,6 +13,7 @@
 #include "isa/asm.h"
 #include "isa/disasm.h"
 #include "sim/base/config.h"
+#include "sim/front/meter.h"
 #include "sim/front/report.h"
 #include "sim/front/run.h"
 #include "sim/front/sweep.h"
@@ -43,6 +44,8 @@ typedef struct Options {
     SweepArg *axes; int naxes;
     int jobs, no_time, emit_jobs, merge;
     int threads;                         /* --threads: host threads per launch (0: the default) */
+    int progress;                        /* --progress 1, --no-progress -1, 0: on a terminal only */
+    double progress_every;               /* --progress=S; -1: the meter's default */
     long sweep_point;                    /* -1: not a job */
     const char *plot, *y;
     int plot_scale;                      /* --relative, --speedup */
@@ -64,6 +67,10 @@ static void usage(FILE *out)
           "  -o FILE               write the report to FILE instead of stdout\n"
           "      --max-cycles N    stop with a fault after N simulated cycles (watchdog)\n"
           "      --functional      run without the timing model (fast; counts only)\n"
+          "      --progress[=S]    show how far a long run has got on stderr: on a\n"
+          "                        terminal (the default there) one line kept up to\n"
+          "                        date from 2 s in, erased at the end; elsewhere a line\n"
+          "                        every S seconds (10); --no-progress: never\n"
           "      --threads N       host threads to simulate one launch on (default: the\n"
           "                        CPUs this process may use, counting its affinity mask\n"
           "                        and cgroup CPU quota, at most one per 32 SMs); the report is\n"
@@ -218,8 +225,12 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
     if (o->trace && o->functional)
         fprintf(stderr, "gpusim: note: --trace %s not written: a --functional run has no cycles to show "
                         "(drop --functional to trace the timing run)\n", o->trace);
+    /* not with --step, which prints every cycle itself */
+    Meter *meter = o->step ? NULL : meter_create(o->progress, o->progress_every, p, stderr, isatty(STDERR_FILENO));
+    ro.progress = meter_progress(meter);
     Run r;
     int rc = run_program(&r, p, cfg, cfg_path, &ro, dl);
+    meter_destroy(meter);
     if (o->trace && !o->functional && rc != RUN_BAD_INPUT) say_wrote(o->trace);
     if (rc == RUN_BAD_INPUT) { run_free(&r); return print_diags(dl); }
     if (rc == RUN_FAULT) {
@@ -312,7 +323,11 @@ static int run_sweep(char **argv, int pos, int npos, const Options *o)
                      o->sets, o->nsets, o->defines, o->ndefines,
                      { .functional = o->functional, .max_cycles = (uint64_t)o->max_cycles, .trace_opt = { .sm = -1 },
                        .threads = o->threads },
-                     o->y, o->jobs, o->no_time };
+                     o->y, o->jobs, o->no_time,
+                     /* points done on a terminal, unless the CSV goes there too; elsewhere if asked */
+                     o->progress < 0 || o->emit_jobs || o->sweep_point >= 0 ? 0
+                     : isatty(STDERR_FILENO) ? ((o->output || !isatty(STDOUT_FILENO)) ? 1 : 0)
+                     : o->progress > 0 ? 2 : 0 };
     DiagList dl = { 0 };
     Sweep *s = sweep_new(&sp, &dl);
     if (!s) return print_diags(&dl);
@@ -363,7 +378,8 @@ enum { NOT_MINE = -1000 };
 enum { OPT_SET = 256, OPT_FORMAT, OPT_MAX_CYCLES, OPT_DISASM, OPT_DUMP_CONFIG, OPT_DOC, OPT_HELP, OPT_VERSION,
        OPT_FUNCTIONAL, OPT_DUMP, OPT_OCCUPANCY, OPT_TRACE, OPT_TRACE_CYCLES, OPT_TRACE_SM, OPT_TRACE_WARPS,
        OPT_STEP, OPT_STEP_SM, OPT_STEP_WARP, OPT_SWEEP, OPT_NO_TIME, OPT_PLOT, OPT_Y, OPT_EMIT_JOBS,
-       OPT_SWEEP_POINT, OPT_MERGE, OPT_ZIP, OPT_RELATIVE, OPT_SPEEDUP, OPT_BASELINE, OPT_CHECK, OPT_THREADS };
+       OPT_SWEEP_POINT, OPT_MERGE, OPT_ZIP, OPT_RELATIVE, OPT_SPEEDUP, OPT_BASELINE, OPT_CHECK, OPT_THREADS,
+       OPT_PROGRESS, OPT_NO_PROGRESS };
 
 static const struct option longopts[] = {
     { "set", required_argument, NULL, OPT_SET },
@@ -374,6 +390,8 @@ static const struct option longopts[] = {
     { "doc", required_argument, NULL, OPT_DOC },
     { "functional", no_argument, NULL, OPT_FUNCTIONAL },
     { "threads", required_argument, NULL, OPT_THREADS },
+    { "progress", optional_argument, NULL, OPT_PROGRESS },
+    { "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
     { "check", required_argument, NULL, OPT_CHECK },
     { "occupancy", no_argument, NULL, OPT_OCCUPANCY },
     { "trace", required_argument, NULL, OPT_TRACE },
@@ -470,6 +488,19 @@ static int take_run_option(int c, Options *o)
         break;
     }
     case OPT_CHECK: if (parse_checks(optarg, &o->checks)) return EXIT_USAGE; o->checks_set = 1; break;
+    case OPT_PROGRESS: {
+        o->progress = 1;
+        o->progress_every = -1;
+        if (!optarg) break;
+        char *end;
+        errno = 0;
+        double s = strtod(optarg, &end);
+        if (errno || end == optarg || *end || !(s >= 0 && s <= 86400))
+            return bad_usage("--progress=S takes seconds from 0 to 86400, not '%s'", optarg);
+        o->progress_every = s;
+        break;
+    }
+    case OPT_NO_PROGRESS: o->progress = -1; break;
     default: return NOT_MINE;
     }
     return 0;
@@ -613,6 +644,7 @@ int main(int argc, char **argv)
     o.format = "text";
     o.trace_sm = -1;
     o.sweep_point = -1;
+    o.progress_every = -1;
     int pos = 0;
     int rc = parse_args(argc, argv, &o, &pos);
     if (rc) { free(o.sets); free(o.defines); free(o.axes); return rc < 0 ? 0 : rc; }

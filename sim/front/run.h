@@ -9,6 +9,7 @@
 #include "isa/diag.h"
 #include "isa/isa.h"
 #include "sim/base/config.h"
+#include "sim/base/progress.h"
 #include "sim/base/stats.h"
 #include "sim/core/check.h"
 #include "sim/core/warp.h"
@@ -27,6 +28,7 @@ typedef struct RunOptions {
     FILE *step;              /* --step output, or NULL */
     FILE *step_in;           /* --step on a terminal: commands from here (stepper.h), else NULL */
     int step_sm, step_warp;
+    const Progress *progress;  /* how far the run got, shown by the front end (--progress), or NULL */
     int checks;              /* CHECK_* (sim/core/check.h); 0: none */
     FILE *printf_out;        /* the kernels' printf output after each launch, or NULL: dropped */
     int threads;             /* host threads per timing launch (0 or 1: one; -N: automatic up to N, GpuHost);

@@ -600,7 +600,21 @@ typedef struct Pool {
     pthread_mutex_t lock;
     int next, written;
     char *done;
+    int ndone, shown;          /* the meter (SweepSpec.meter): points done, a line on the terminal */
+    double start;
 } Pool;
+
+/* "gpusim: sweep: 3/16 points done, 12 s" on stderr (under the lock). */
+static void meter(Pool *p, int erase_only)
+{
+    if (p->shown) fputs("\r\033[K", stderr);
+    p->shown = 0;
+    if (erase_only) return;
+    fprintf(stderr, "%sgpusim: sweep: %d/%d points done, %.0f s%s", p->s->spec.meter == 1 ? "\r" : "", p->ndone,
+            p->s->npoints, now_seconds() - p->start, p->s->spec.meter == 1 ? "\033[K" : "\n");
+    p->shown = p->s->spec.meter == 1;
+    fflush(stderr);
+}
 
 static void *worker(void *arg)
 {
@@ -614,11 +628,14 @@ static void *worker(void *arg)
         run_point(p->s, i, &t->cell[(size_t)i * t->ncols]);
         pthread_mutex_lock(&p->lock);
         p->done[i] = 1;
+        p->ndone++;
+        if (p->s->spec.meter) meter(p, 1);   /* before any failed point's message */
         for (; p->written < p->s->npoints && p->done[p->written]; p->written++) {
             csv_row(p->out, NULL, &t->cell[(size_t)p->written * t->ncols], t->ncols);
             say_failed(p->s, p->written, &t->cell[(size_t)p->written * t->ncols]);
         }
         fflush(p->out);
+        if (p->s->spec.meter) meter(p, 0);
         pthread_mutex_unlock(&p->lock);
     }
 }
@@ -627,7 +644,7 @@ int sweep_run(Sweep *s, FILE *out)
 {
     SweepTable *t = &s->table;
     t->cell = calloc((size_t)s->npoints * t->ncols, sizeof *t->cell);
-    Pool p = { .s = s, .out = out, .done = calloc((size_t)s->npoints, 1) };
+    Pool p = { .s = s, .out = out, .done = calloc((size_t)s->npoints, 1), .start = now_seconds() };
     if (!t->cell || !p.done) { free(p.done); return RUN_BAD_INPUT; }
     t->nrows = s->npoints;
     csv_row(out, NULL, t->head, t->ncols);
@@ -644,6 +661,7 @@ int sweep_run(Sweep *s, FILE *out)
         if (pthread_create(&th[started], NULL, worker, &p)) break;
     worker(&p);
     for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+    if (s->spec.meter) meter(&p, 1);
     free(th);
     pthread_mutex_destroy(&p.lock);
     free(p.done);

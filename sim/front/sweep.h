@@ -39,6 +39,8 @@ typedef struct SweepSpec {
     const char *y;                         /* --y: a metric that is not a column becomes one */
     int jobs;                              /* -j: threads (1 if 0) */
     int no_time;                           /* --no-time: no host_seconds column */
+    int meter;                             /* points done on stderr: 1 one line rewritten (a terminal),
+                                              2 a line a point (--progress elsewhere), 0 none */
 } SweepSpec;
 
 /* A CSV held as cells: swept values, kernel, status, metrics... */

@@ -602,6 +602,42 @@ static void watchdog_fault(Kernel *k, const Sm *sms, int nsms, uint64_t max_cycl
                  (unsigned long long)max_cycles, (unsigned long long)(best ? best->issued : 0));
 }
 
+/* The block dispatcher's cycle: at most one block per SM, round robin:
+ * the search starts at the SM after the last one that got a block (*rr),
+ * so every SM with room gets a block before any gets another (the H100
+ * puts blocks b and b + 132 on one SM: blocktime.csv). */
+static void dispatch(Pool *pool, Sm *sms, int nsms, Timing *t, const Config *cfg, uint64_t first,
+                     uint64_t *next_block, int *rr)
+{
+    uint64_t nctas = t->k->nctas;
+    /* gpu.cta_dispatch_cycles: blocks the GPU-wide dispatcher may have started by now */
+    uint64_t allowed = cfg->gpu.cta_dispatch_cycles > 0
+        ? (uint64_t)((double)(t->now - first) / cfg->gpu.cta_dispatch_cycles) + 1 : UINT64_MAX;
+    int from = *rr;   /* SMs from..nsms-1, then 0..from-1: those with room bits */
+    for (int pass = 0; pass < 2; pass++)
+        for (int s = room_next(pool->room, pass ? 0 : from, pass ? from : nsms);
+             s >= 0 && *next_block < nctas && *next_block < allowed;
+             s = room_next(pool->room, s + 1, pass ? from : nsms)) {
+            if (!sm_can_fit(&sms[s], &t->occ)) { pool->room[s / 64] &= ~(1ull << (s % 64)); continue; }
+            if (sm_launch_cta(&sms[s], t, *next_block) == 0) {
+                pool->due[s] = sms[s].next_wake;   /* now */
+                pool->busy[s] = 1;
+                (*next_block)++;
+                *rr = s + 1 == nsms ? 0 : s + 1;
+            }
+        }
+}
+
+/* Instructions issued so far, the lanes' counts with the run's (lane 0
+ * counts into st itself): PTX ones (ptx set) or warp instructions.  Read
+ * between the loop's phases, while the lanes wait. */
+static uint64_t issued_so_far(const Pool *pool, const Stats *st, int ptx)
+{
+    uint64_t n = ptx ? st->ptx_inst : st->inst;
+    for (int i = 1; i < pool->n; i++) n += ptx ? pool->lane[i].st.ptx_inst : pool->lane[i].st.inst;
+    return n;
+}
+
 int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config *cfg, MemSys *ms,
                    const Observer *obs, const GpuStep *step, uint64_t *nowp, uint64_t max_cycles,
                    struct Checker *chk, const GpuHost *host, Fault *fault)
@@ -662,30 +698,10 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     int rr = 0;   /* the SM the dispatcher tries first */
     uint64_t last_inst = st->ptx_inst, last_progress = t.now;
     uint64_t next_sample = 0;
-    while (rc == 0) {
+    const Progress *prog = host ? host->progress : NULL;
+    for (unsigned turns = 1; rc == 0; turns++) {
         if (obs) sample(&t, ms, &next_sample, 0);
-        /* dispatch: at most one block per SM per cycle, round robin: the
-         * search starts at the SM after the last one that got a block, so
-         * every SM with room gets a block before any gets another (the H100
-         * puts blocks b and b + 132 on one SM: blocktime.csv) */
-        if (next_block < k.nctas) {
-            /* gpu.cta_dispatch_cycles: blocks the GPU-wide dispatcher may have started by now */
-            uint64_t allowed = cfg->gpu.cta_dispatch_cycles > 0
-                ? (uint64_t)((double)(t.now - first) / cfg->gpu.cta_dispatch_cycles) + 1 : UINT64_MAX;
-            int from = rr;   /* SMs from..nsms-1, then 0..from-1: those with room bits */
-            for (int pass = 0; pass < 2; pass++)
-                for (int s = room_next(pool.room, pass ? 0 : from, pass ? from : nsms);
-                     s >= 0 && next_block < k.nctas && next_block < allowed;
-                     s = room_next(pool.room, s + 1, pass ? from : nsms)) {
-                    if (!sm_can_fit(&sms[s], &t.occ)) { pool.room[s / 64] &= ~(1ull << (s % 64)); continue; }
-                    if (sm_launch_cta(&sms[s], &t, next_block) == 0) {
-                        pool.due[s] = sms[s].next_wake;   /* now */
-                        pool.busy[s] = 1;
-                        next_block++;
-                        rr = s + 1 == nsms ? 0 : s + 1;
-                    }
-                }
-        }
+        if (next_block < k.nctas) dispatch(&pool, sms, nsms, &t, cfg, first, &next_block, &rr);
         if (ms) deliver(ms, woken, t.now, &pool);
         if (times) lap(&mark, &times->memory);
         sm_phase(&pool, t.now);
@@ -716,9 +732,12 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
         }
         t.now = next > t.now + 1 ? next : t.now + 1;
         /* the progress watchdog: a live lock issues nothing, forever */
-        uint64_t issued = st->ptx_inst;
-        for (int i = 1; i < pool.n; i++) issued += pool.lane[i].st.ptx_inst;
+        uint64_t issued = issued_so_far(&pool, st, 1);
         if (issued != last_inst) { last_inst = issued; last_progress = t.now; }
+        if (prog && (turns & 4095) == 0) {
+            ProgressPoint at = { li, 0, t.now - start, issued_so_far(&pool, st, 0), next_block, k.nctas };
+            prog->tick(prog->ctx, &at);
+        }
         else if (t.now - last_progress > NO_PROGRESS_CYCLES) {
             kernel_fault(&k, NULL, -1, FAULT_DEADLOCK, "deadlock: no warp issued an instruction for %llu cycles",
                          (unsigned long long)NO_PROGRESS_CYCLES);

@@ -9,6 +9,7 @@
 #ifndef GPUSIM_GPU_H
 #define GPUSIM_GPU_H
 
+#include "sim/base/progress.h"
 #include <stdint.h>
 #include <stdio.h>
 
@@ -61,6 +62,7 @@ typedef struct GpuHost {
      * code shares registers (kernel_pack_rows): the same result, bit for
      * bit (test_threads compares them) */
     int rows_apart;
+    const Progress *progress;      /* NULL: nothing shown (sim/base/progress.h) */
 } GpuHost;
 
 /* obs: --trace's observer, or NULL; chk: the run-time checks
