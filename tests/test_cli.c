@@ -77,6 +77,10 @@ static void test_newcomer_slips(void **s)
     assert_string_equal(out, "gpusim: operands swapped? CONFIG.ini comes first: gpusim configs/fermi.ini kernels/evenodd.s\n");
     free(out);
     expect("--sweep gpu.num_sms=1,2 kernels/vecadd.s configs/fermi.ini", 2, "operands swapped?");
+    assert_int_equal(run("configs/fermi.ini configs/volta.ini", &out), 2);
+    assert_string_equal(out, "gpusim: configs/volta.ini is a config, not a kernel: CONFIG.ini, then KERNEL.s "
+                             "(gpusim configs/fermi.ini kernels/vecadd.s)\n");
+    free(out);
     expect("--set l1.size=4 configs/fermi.ini kernels/vecadd.s", 2, "l1.size: unknown key (did you mean 'l1.size_bytes'?)");
     expect("--sweep l1.size=4,8 configs/fermi.ini kernels/vecadd.s", 2, "did you mean 'l1.size_bytes'?");
     expect("configs/fermi.ini tests/data/bad_ref.s", 2,

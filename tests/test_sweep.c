@@ -340,7 +340,24 @@ static void test_plot(void **state)
     free(s);
     snprintf(cmd, sizeof cmd, "--functional --sweep gpu.num_sms=1,2 --y nope --plot %s configs/fermi.ini kernels/vecadd.s", svg);
     assert_int_equal(gpusim(cmd, 1, &out), 2);
-    assert_non_null(strstr(out, "nope: no point has a numeric value"));
+    assert_non_null(strstr(out, "--y: error: 'nope': not a column, a report metric or stall.REASON (docs/metrics.md lists them)"));
+    free(out);
+    /* a misspelt --y stops the sweep before its first point, with or
+     * without --plot, and says what was meant */
+    assert_int_equal(gpusim("--sweep gpu.num_sms=1,2 --y cycle configs/fermi.ini kernels/vecadd.s", 1, &out), 2);
+    assert_non_null(strstr(out, "--y: error: 'cycle': not a column, a report metric or stall.REASON (did you mean 'cycles'?)"));
+    assert_null(strstr(out, "kernels/vecadd.s,ok"));
+    free(out);
+    assert_int_equal(gpusim("--sweep gpu.num_sms=1,2 --y lts__t_sector_hit_rat.pct configs/fermi.ini kernels/vecadd.s", 1, &out), 2);
+    assert_non_null(strstr(out, "(did you mean 'lts__t_sector_hit_rate.pct'?)"));
+    free(out);
+    assert_int_equal(gpusim("--sweep gpu.num_sms=1,2 --y stall.barier configs/fermi.ini kernels/vecadd.s", 1, &out), 2);
+    assert_non_null(strstr(out, "--y: error: 'stall.barier': no such stall reason (did you mean 'stall.barrier'?)"));
+    free(out);
+    /* a metric the functional run does not report is still a name: its cells are empty */
+    assert_int_equal(gpusim("--functional --no-time --sweep gpu.num_sms=1 --y dram__bytes_read.sum configs/fermi.ini kernels/vecadd.s",
+                            0, &out), 0);
+    assert_non_null(strstr(out, ",dram_gbps,dram__bytes_read.sum\n"));
     free(out);
 }
 

@@ -292,9 +292,15 @@ static int ends_with(const char *s, const char *suffix)
 }
 
 /* CONFIG.ini comes first: a kernel file before a .ini file is the classic
- * slip, and would otherwise give one error per line of the .ini. */
+ * slip, and would otherwise give one error per line of the .ini; so is a
+ * second .ini where the kernel goes. */
 static int swapped_operands(char **args, int n)
 {
+    if (n == 2 && ends_with(args[0], ".ini") && ends_with(args[1], ".ini")) {
+        fprintf(stderr, "gpusim: %s is a config, not a kernel: CONFIG.ini, then KERNEL.s "
+                        "(gpusim %s kernels/vecadd.s)\n", args[1], args[0]);
+        return 1;
+    }
     if (n < 2 || !ends_with(args[0], ".s")) return 0;
     for (int i = 1; i < n; i++)
         if (ends_with(args[i], ".ini")) {

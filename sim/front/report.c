@@ -8,6 +8,7 @@
 
 #include "isa/backend.h"
 #include "isa/disasm.h"
+#include "isa/suggest.h"
 
 #ifndef GPUSIM_VERSION
 #define GPUSIM_VERSION "dev"
@@ -154,6 +155,26 @@ int report_metrics(const Run *r, const char *const *names, double *values, int n
         for (int k = 0; k < nm; k++)
             if (!strcmp(names[i], m[k].name)) { values[i] = m[k].value; found++; break; }
     return found;
+}
+
+int report_metric_known(const Config *c, const char *name, const char **near)
+{
+    /* every name a timed run with the memory hierarchy reports: the values
+     * of an empty run are not used */
+    Occupancy occ;
+    memset(&occ, 0, sizeof occ);
+    Run r;
+    memset(&r, 0, sizeof r);
+    r.cfg = c;
+    r.occ = &occ;
+    r.has_memstats = 1;
+    Metric m[MAX_METRICS];              /* names are string literals: *near outlives m */
+    int nm = collect(&r, m);
+    *near = NULL;
+    for (int k = 0; k < nm; k++)
+        if (!strcmp(name, m[k].name)) return 1;
+    *near = suggest_best(name, m, (size_t)nm, sizeof m[0]);
+    return 0;
 }
 
 /* A source line for display: no indentation, no // comment, no trailing

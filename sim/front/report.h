@@ -19,6 +19,10 @@ void report_occupancy(const Program *p, const Config *c, const char *config_path
  * for each names[i] this run reports and left as is otherwise.  Returns how
  * many were found. */
 int report_metrics(const Run *r, const char *const *names, double *values, int n);
+/* Whether a timing run on config c can report the metric `name` (the JSON
+ * report's names, docs/metrics.md); if not, *near is the closest such
+ * name or NULL (for "did you mean"). */
+int report_metric_known(const Config *c, const char *name, const char **near);
 /* Check results, one line per .check. */
 void report_checks(const Run *r, FILE *out);
 /* The run-time checks' findings (races, uninitialised registers), if any:

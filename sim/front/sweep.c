@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "isa/suggest.h"
 #include "sim/base/stats.h"
 #include "sim/front/plot.h"
 #include "sim/front/report.h"
@@ -488,6 +489,27 @@ static int load_bases(Sweep *s, DiagList *dl)
     return 0;
 }
 
+/* --y names a column, a report metric or stall.REASON: a misspelt one
+ * would give an empty column and an empty plot. */
+static int check_y(const Sweep *s, DiagList *dl)
+{
+    const char *y = s->spec.y, *near = NULL;
+    if (!strncmp(y, "stall.", 6)) {
+        for (int k = 0; k < STALL_COUNT; k++)
+            if (!strcmp(y + 6, stall_names[k])) return 0;
+        near = suggest_best(y + 6, stall_names, STALL_COUNT, sizeof stall_names[0]);
+        diag_add(dl, "--y", 0, 0, NULL, "'%s': no such stall reason%s%s%s", y, near ? " (did you mean 'stall." : "",
+                 near ? near : "", near ? "'?)" : " (docs/metrics.md lists them)");
+        return -1;
+    }
+    if (report_metric_known(&s->base[0], y, &near)) return 0;
+    const char *col = suggest_best(y, col_names, NCOLS, sizeof col_names[0]);
+    if (col) near = col;
+    diag_add(dl, "--y", 0, 0, NULL, "'%s': not a column, a report metric or stall.REASON%s%s%s", y,
+             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : " (docs/metrics.md lists them)");
+    return -1;
+}
+
 /* Expands axis a and checks it against the ones before it; the number of
  * points it multiplies by (1 for a zipped axis), or -1. */
 static double add_axis(Sweep *s, int a, DiagList *dl)
@@ -541,6 +563,7 @@ Sweep *sweep_new(const SweepSpec *spec, DiagList *dl)
     }
     s->npoints = (int)points;
     s->extra = spec->y && !is_column(s, spec->y);
+    if (s->extra && check_y(s, dl)) goto bad;
     /* header: [config], swept names, kernel, fixed columns, [--y metric], [host_seconds] */
     SweepTable *t = &s->table;
     t->ncols = s->cfgcol + s->naxes + 1 + NCOLS + s->extra + !spec->no_time;
