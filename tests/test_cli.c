@@ -266,7 +266,7 @@ static void test_progress(void **s)
     (void)s;
     expect("--progress=0 --functional configs/fermi.ini kernels/evenodd.s", 0,
            "gpusim: launch 1/1 evenodd (functional): ");
-    expect("--progress=0 --functional configs/fermi.ini kernels/evenodd.s", 0, ", blocks 8/8 started, ");
+    expect("--progress=0 --functional configs/fermi.ini kernels/evenodd.s", 0, "(functional): blocks 8/8 started, ");
     expect("--progress=0 configs/fermi.ini kernels/tiled_mm.s", 0, "gpusim: launch 1/1 tiled_mm: cycle ");
     char *plain, *with, *quiet, *off;
     assert_int_equal(run("configs/fermi.ini kernels/tiled_mm.s", &plain), 0);
@@ -282,9 +282,10 @@ static void test_progress(void **s)
     free(off);
     expect("--progress=x configs/fermi.ini kernels/evenodd.s", 2, "--progress=S takes seconds from 0 to 86400, not 'x'");
     expect("--progress=-1 configs/fermi.ini kernels/evenodd.s", 2, "--progress=S takes seconds");
-    /* on a terminal (script(1) gives one, where it is installed): one line
-     * rewritten in place, erased before the report */
-    if (system("command -v script >/dev/null 2>&1") == 0) {
+    /* on a terminal (script(1) gives one, where it is installed and can
+     * open a pseudo-terminal): one line rewritten in place, erased before
+     * the report */
+    if (system("script -q -c true /dev/null </dev/null >/dev/null 2>&1") == 0) {
         char cmd[1024];
         snprintf(cmd, sizeof cmd,
                  "script -q -c '%s --progress=0 configs/fermi.ini kernels/tiled_mm.s >/dev/null' /dev/null </dev/null",
@@ -298,6 +299,19 @@ static void test_progress(void **s)
         size_t n = strlen(tty);
         while (n && (tty[n - 1] == '\n' || tty[n - 1] == '\r')) n--;   /* script's own line end */
         assert_true(n >= 4 && !memcmp(tty + n - 4, "\r\033[K", 4));  /* erased at the end */
+        free(tty);
+        /* a line that wrapped would not be rewritten in place: cut to the width */
+        snprintf(cmd, sizeof cmd,
+                 "script -q -c 'stty cols 50; %s --progress=0 configs/fermi.ini kernels/tiled_mm.s >/dev/null' /dev/null </dev/null",
+                 gpusim_bin());
+        assert_non_null(f = popen(cmd, "r"));
+        tty = gpusim_slurp(f);
+        pclose(f);
+        const char *cut = strstr(tty, "\rgpusim: launch 1/1 tiled_mm: cycle ");
+        assert_non_null(cut);
+        const char *end = strstr(cut, "\033[K");
+        assert_non_null(end);
+        assert_int_equal(end - cut - 1, 49);                      /* one column short of 50 */
         free(tty);
         /* a sweep whose CSV goes elsewhere counts its points instead */
         snprintf(cmd, sizeof cmd,

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <time.h>
 
 struct Meter {
@@ -21,6 +22,15 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Characters a line may have on the terminal: one that wrapped would not
+ * be rewritten in place by a carriage return. */
+static int columns(FILE *out)
+{
+    struct winsize ws;
+    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1) return ws.ws_col - 1;
+    return 79;
 }
 
 /* 1234567 -> "1,234,567" */
@@ -49,10 +59,15 @@ static void tick(void *ctx, const ProgressPoint *at)
     int n = snprintf(line, sizeof line, "gpusim: launch %d/%d %s", at->launch + 1, p->nlaunches, name);
     if (at->functional) n += snprintf(line + n, sizeof line - (size_t)n, " (functional):");
     else n += snprintf(line + n, sizeof line - (size_t)n, ": cycle %s,", commas(at->cycles, cyc, sizeof cyc));
-    snprintf(line + n, sizeof line - (size_t)n, " %.2f M warp instructions (%.2f M a second), blocks %s/%s started, %.0f s",
-             (double)at->warp_inst / 1e6, rate / 1e6, commas(at->blocks_started, sb, sizeof sb),
-             commas(at->blocks, nb, sizeof nb), secs);
-    if (m->tty) fprintf(m->out, "\r%s\033[K", line);
+    /* what tells most first: a narrow terminal cuts the end */
+    snprintf(line + n, sizeof line - (size_t)n, " blocks %s/%s started, %.2f M warp instructions (%.2f M a second), %.0f s",
+             commas(at->blocks_started, sb, sizeof sb), commas(at->blocks, nb, sizeof nb),
+             (double)at->warp_inst / 1e6, rate / 1e6, secs);
+    if (m->tty) {
+        int cols = columns(m->out);
+        if (cols < (int)sizeof line) line[cols] = '\0';
+        fprintf(m->out, "\r%s\033[K", line);
+    }
     else fprintf(m->out, "%s\n", line);
     fflush(m->out);
     m->shown = m->tty;

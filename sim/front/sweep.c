@@ -628,7 +628,7 @@ typedef struct Pool {
 } Pool;
 
 /* "gpusim: sweep: 3/16 points done, 12 s" on stderr (under the lock). */
-static void meter(Pool *p, int erase_only)
+static void points_meter(Pool *p, int erase_only)
 {
     if (p->shown) fputs("\r\033[K", stderr);
     p->shown = 0;
@@ -652,13 +652,13 @@ static void *worker(void *arg)
         pthread_mutex_lock(&p->lock);
         p->done[i] = 1;
         p->ndone++;
-        if (p->s->spec.meter) meter(p, 1);   /* before any failed point's message */
+        if (p->s->spec.meter) points_meter(p, 1);   /* before any failed point's message */
         for (; p->written < p->s->npoints && p->done[p->written]; p->written++) {
             csv_row(p->out, NULL, &t->cell[(size_t)p->written * t->ncols], t->ncols);
             say_failed(p->s, p->written, &t->cell[(size_t)p->written * t->ncols]);
         }
         fflush(p->out);
-        if (p->s->spec.meter) meter(p, 0);
+        if (p->s->spec.meter) points_meter(p, 0);
         pthread_mutex_unlock(&p->lock);
     }
 }
@@ -684,7 +684,7 @@ int sweep_run(Sweep *s, FILE *out)
         if (pthread_create(&th[started], NULL, worker, &p)) break;
     worker(&p);
     for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
-    if (s->spec.meter) meter(&p, 1);
+    if (s->spec.meter) points_meter(&p, 1);
     free(th);
     pthread_mutex_destroy(&p.lock);
     free(p.done);
