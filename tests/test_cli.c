@@ -93,6 +93,16 @@ static void test_newcomer_slips(void **s)
 }
 
 /* --trace says what it wrote, and why a --functional run writes nothing. */
+/* "gpusim --trace HTML OPTS configs/fermi.ini kernels/evenodd.s" must exit
+ * with code and print want (its %s: HTML). */
+static void expect_trace(const char *html, const char *opts, int code, const char *want)
+{
+    char cmd[512], line[512];
+    snprintf(cmd, sizeof cmd, "--trace %s %s configs/fermi.ini kernels/evenodd.s", html, opts);
+    snprintf(line, sizeof line, want, html);
+    expect(cmd, code, line);
+}
+
 static void test_trace_messages(void **s)
 {
     (void)s;
@@ -113,26 +123,20 @@ static void test_trace_messages(void **s)
     expect(cmd, 0, want);
     assert_int_equal(access(html, F_OK), -1);
     /* fermi.ini has 15 SMs; evenodd's blocks of 128 threads are 4 warps */
-    snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 15 configs/fermi.ini kernels/evenodd.s", html);
-    expect(cmd, 2, "--trace-sm: error: SM 15: configs/fermi.ini has 15 SMs (0 to 14)");
+    expect_trace(html, "--trace-sm 15", 2, "--trace-sm: error: SM 15: configs/fermi.ini has 15 SMs (0 to 14)");
     assert_int_equal(access(html, F_OK), -1);
-    snprintf(cmd, sizeof cmd, "--trace %s --trace-warps 1,4,3,9 configs/fermi.ini kernels/evenodd.s", html);
-    expect(cmd, 2, "--trace-warps: error: warp 4: the largest block of kernels/evenodd.s has 4 warps (0 to 3)");
-    expect(cmd, 2, "--trace-warps: error: warp 9: the largest block");
+    expect_trace(html, "--trace-warps 1,4,3,9", 2,
+                 "--trace-warps: error: warp 4: the largest block of kernels/evenodd.s has 4 warps (0 to 3)");
+    expect_trace(html, "--trace-warps 1,4,3,9", 2, "--trace-warps: error: warp 9: the largest block");
     assert_int_equal(access(html, F_OK), -1);
-    snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 13 --trace-warps 3 configs/fermi.ini kernels/evenodd.s", html);
-    snprintf(want, sizeof want, "gpusim: wrote %s (", html);
-    expect(cmd, 0, want);
+    expect_trace(html, "--trace-sm 13 --trace-warps 3", 0, "gpusim: wrote %s (");
     remove(html);
     /* SM 14 exists but gets none of evenodd's 8 blocks: the page is empty, and
      * the run says why (837 cycles: the report's) */
-    snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 14 configs/fermi.ini kernels/evenodd.s", html);
-    snprintf(want, sizeof want, "gpusim: note: --trace %s holds no warp: none ran on SM 14 (the run took 837 cycles)", html);
-    expect(cmd, 0, want);
+    expect_trace(html, "--trace-sm 14", 0, "gpusim: note: --trace %s holds no warp: none ran on SM 14 (the run took 837 cycles)");
     remove(html);
-    snprintf(cmd, sizeof cmd, "--trace %s --trace-cycles 900:1000 configs/fermi.ini kernels/evenodd.s", html);
-    snprintf(want, sizeof want, "gpusim: note: --trace %s holds no warp: none ran in cycles 900 to 1000 (the run took 837 cycles)", html);
-    expect(cmd, 0, want);
+    expect_trace(html, "--trace-cycles 900:1000", 0,
+                 "gpusim: note: --trace %s holds no warp: none ran in cycles 900 to 1000 (the run took 837 cycles)");
     remove(html);
     snprintf(cmd, sizeof cmd, "--trace %s --trace-sm 7 configs/fermi.ini kernels/evenodd.s", html);
     char *out;

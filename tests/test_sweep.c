@@ -53,6 +53,16 @@ static int gpusim(const char *args, int with_stderr, char **out)
     return sh(cmd, out);
 }
 
+/* gpusim ARGS must stop with exit 2 and say needle. */
+static void expect_refused(const char *args, const char *needle)
+{
+    char *out;
+    assert_int_equal(gpusim(args, 1, &out), 2);
+    if (!strstr(out, needle)) print_error("gpusim %s said:\n%s\n", args, out);
+    assert_non_null(strstr(out, needle));
+    free(out);
+}
+
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -170,18 +180,10 @@ static void test_ranges(void **state)
     expect_field(a, 3, 0, "4");
     expect_field(a, 4, 0, "16");
     free(a);
-    assert_int_equal(gpusim("--sweep gpu.num_sms=4..1 configs/fermi.ini kernels/vecadd.s", 1, &a), 2);
-    assert_non_null(strstr(a, "bad range '4..1'"));
-    free(a);
-    assert_int_equal(gpusim("--sweep gpu.num_sms=1,,2 configs/fermi.ini kernels/vecadd.s", 1, &a), 2);
-    assert_non_null(strstr(a, "empty value"));
-    free(a);
-    assert_int_equal(gpusim("--sweep gpu.nums_sms=1,2 configs/fermi.ini kernels/vecadd.s", 1, &a), 2);
-    assert_non_null(strstr(a, "unknown config key"));
-    free(a);
-    assert_int_equal(gpusim("--sweep gpu.num_sms configs/fermi.ini kernels/vecadd.s", 1, &a), 2);
-    assert_non_null(strstr(a, "need NAME=LIST"));
-    free(a);
+    expect_refused("--sweep gpu.num_sms=4..1 configs/fermi.ini kernels/vecadd.s", "bad range '4..1'");
+    expect_refused("--sweep gpu.num_sms=1,,2 configs/fermi.ini kernels/vecadd.s", "empty value");
+    expect_refused("--sweep gpu.nums_sms=1,2 configs/fermi.ini kernels/vecadd.s", "unknown config key");
+    expect_refused("--sweep gpu.num_sms configs/fermi.ini kernels/vecadd.s", "need NAME=LIST");
 }
 
 /* A value that fails validation, a missing define, a fault: each point
@@ -348,12 +350,10 @@ static void test_plot(void **state)
     assert_non_null(strstr(out, "--y: error: 'cycle': not a column, a report metric or stall.REASON (did you mean 'cycles'?)"));
     assert_null(strstr(out, "kernels/vecadd.s,ok"));
     free(out);
-    assert_int_equal(gpusim("--sweep gpu.num_sms=1,2 --y lts__t_sector_hit_rat.pct configs/fermi.ini kernels/vecadd.s", 1, &out), 2);
-    assert_non_null(strstr(out, "(did you mean 'lts__t_sector_hit_rate.pct'?)"));
-    free(out);
-    assert_int_equal(gpusim("--sweep gpu.num_sms=1,2 --y stall.barier configs/fermi.ini kernels/vecadd.s", 1, &out), 2);
-    assert_non_null(strstr(out, "--y: error: 'stall.barier': no such stall reason (did you mean 'stall.barrier'?)"));
-    free(out);
+    expect_refused("--sweep gpu.num_sms=1,2 --y lts__t_sector_hit_rat.pct configs/fermi.ini kernels/vecadd.s",
+                   "(did you mean 'lts__t_sector_hit_rate.pct'?)");
+    expect_refused("--sweep gpu.num_sms=1,2 --y stall.barier configs/fermi.ini kernels/vecadd.s",
+                   "--y: error: 'stall.barier': no such stall reason (did you mean 'stall.barrier'?)");
     /* a metric the functional run does not report is still a name: its cells are empty */
     assert_int_equal(gpusim("--functional --no-time --sweep gpu.num_sms=1 --y dram__bytes_read.sum configs/fermi.ini kernels/vecadd.s",
                             0, &out), 0);
@@ -374,9 +374,7 @@ static void test_zip_configs_and_failures(void **state)
                              "16KiB,4,kernels/vecadd.s,ok,,,,544,,,,0,3.9375,,,,\n"     /* 32 warps x 17 machine inst */
                              "48KiB,6,kernels/vecadd.s,ok,,,,544,,,,0,3.9375,,,,\n");
     free(out);
-    assert_int_equal(gpusim("--functional --zip l1.assoc=4 configs/fermi.ini kernels/vecadd.s", 1, &out), 2);
-    assert_non_null(strstr(out, "--zip varies a name together with the --sweep or -D list before it"));
-    free(out);
+    expect_refused("--functional --zip l1.assoc=4 configs/fermi.ini kernels/vecadd.s", "--zip varies a name together with the --sweep or -D list before it");
     assert_int_equal(gpusim("--functional --sweep l1.size_bytes=16KiB,48KiB --zip l1.assoc=4,6,8 configs/fermi.ini "
                             "kernels/vecadd.s", 1, &out), 2);
     assert_non_null(strstr(out, "l1.assoc has 3 values and l1.size_bytes 2: zipped lists need the same length"));
