@@ -7,10 +7,12 @@
 # global stores and L1 loads (transpose_naive, nvcc's naive_mm), shared
 # memory and barriers (tiled_mm), atomics and posted reductions
 # (histogram), shuffles (reduce_shfl), printf's order (printf_order) and a
-# fault in the middle of a launch (fault_oob).  A data race makes the run
+# fault in the middle of a launch (fault_oob); and fermi.ini's tiled_mm with
+# the progress meter ticking.  A data race makes the run
 # exit 66 with ThreadSanitizer's report, printed here; any other
 # difference from the one-thread report fails too.  Prints
-# "tsan_check: N runs, no data race" when all is well.  Run from the
+# "tsan_check: N runs and one with the progress meter, no data race" when
+# all is well.  Run from the
 # repository root.  (docs/parallel.md: the determinism tests.)
 [ $# -eq 2 ] || { echo "usage: tests/tsan_check.sh TSAN_BINARY PLAIN_BINARY" >&2; exit 2; }
 tsan=$1; plain=$2
@@ -33,11 +35,21 @@ trap 'rm -rf "$logs"' EXIT
 kernels="kernels/transpose_naive.s kernels/histogram.s kernels/tiled_mm.s kernels/reduce_shfl.s
          tests/data/printf_order.s tests/data/fault_oob.s tests/validation/nvcc/naive_mm.s"
 configs="configs/hopper.ini configs/fermi.ini"
+# The progress meter reads the lanes' counters between the loop's phases:
+# one more run with it ticking (--progress=0: at every tick; its lines hold
+# host times, so only the exit code is compared).
+meter_ok() {
+    TSAN_OPTIONS="log_path=$logs/report exitcode=66" \
+        "$tsan" --threads 2 --progress=0 configs/fermi.ini kernels/tiled_mm.s >/dev/null 2>"$logs/meter.err" ||
+        { echo "tsan_check: the run with --progress=0 failed:"; cat "$logs/meter.err"; return 1; }
+}
 if out=$(TSAN_OPTIONS="log_path=$logs/report exitcode=66" SAME_KERNELS="$kernels" SAME_CONFIGS="$configs" \
-         sh tests/same_reports.sh "$plain" "$tsan" 2); then
-    echo "tsan_check: $(printf '%s\n' "$out" | sed -n 's/^same_reports: \([0-9]*\) runs.*/\1/p') runs, no data race"
+         sh tests/same_reports.sh "$plain" "$tsan" 2) && out2=$(meter_ok); then
+    n=$(printf '%s\n' "$out" | sed -n 's/^same_reports: \([0-9]*\) runs.*/\1/p')
+    echo "tsan_check: $n runs and one with the progress meter, no data race"
     exit 0
 fi
+printf '%s\n' "${out2:-}"
 printf '%s\n' "$out"
 for f in "$logs"/report*; do
     [ -f "$f" ] && cat "$f"
