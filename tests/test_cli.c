@@ -83,6 +83,20 @@ static void test_newcomer_slips(void **s)
     free(out);
     expect("--set l1.size=4 configs/fermi.ini kernels/vecadd.s", 2, "l1.size: unknown key (did you mean 'l1.size_bytes'?)");
     expect("--sweep l1.size=4,8 configs/fermi.ini kernels/vecadd.s", 2, "did you mean 'l1.size_bytes'?");
+    /* sizes that are not sizes, or that would keep the host reference busy
+     * for hours: named at the argument or the .check, before the run */
+    expect("configs/fermi.ini tests/data/bad_ref_sizes.s", 2,
+           "tests/data/bad_ref_sizes.s:7:30: error: argument 4 of conv1d is a size: a whole number from 0 to 1073741824, "
+           "not 4294967295");
+    expect("configs/fermi.ini tests/data/bad_ref_sizes.s", 2, ":8:33: error: argument 5 of matmul is a size: a whole number "
+           "from 0 to 1073741824, not -1");
+    expect("configs/fermi.ini tests/data/bad_ref_sizes.s", 2, ":9:33: error: argument 5 of matmul is a size: a whole number "
+           "from 0 to 1073741824, not 1.5");
+    expect("configs/fermi.ini tests/data/bad_ref_sizes.s", 2, ":10:25: error: argument 2 of strided is a whole number from "
+           "-1073741824 to 1073741824, not 1e+30");
+    expect("configs/fermi.ini tests/data/bad_ref_sizes.s", 2, ":11:8: error: conv2d: the host reference would take 1.1e+13 "
+           "steps with these sizes (at most 1e+11): are they right?");
+    expect("configs/fermi.ini tests/data/bad_ref_sizes.s", 2, "5 errors");
     expect("configs/fermi.ini tests/data/bad_ref.s", 2,
            "unknown reference 'vecad' (did you mean 'vecadd'?); the references are vecadd, copy,");
     expect("--dump m configs/fermi.ini tests/data/values.s", 0, "0.25\n0.5\n0.25\n");

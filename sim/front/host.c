@@ -236,11 +236,24 @@ static void ref_evenodd(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
 static void ref_matmul(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
 {
     (void)chk;
-    int64_t M = num(&a[2]), N = num(&a[3]), K = num(&a[4]);
+    int64_t M = num(&a[2]), N = num(&a[3]), K = num(&a[4]);   /* each 0 .. REF_SIZE_MAX: validated */
     /* convert once: the triple loop then runs on plain doubles */
-    double *A = malloc((size_t)(M * K) * sizeof *A), *B = malloc((size_t)(K * N) * sizeof *B);
+    double *A = malloc((size_t)(M * K > 0 ? M * K : 1) * sizeof *A);
+    double *B = malloc((size_t)(K * N > 0 ? K * N : 1) * sizeof *B);
     double *row = calloc((size_t)(N ? N : 1), sizeof *row);
-    if (!A || !B || !row) { free(A); free(B); free(row); return; }
+    if (!A || !B || !row) {
+        /* no room to convert: the same sums, in the same order, read in place */
+        free(A);
+        free(B);
+        free(row);
+        for (int64_t r = 0; r < M; r++)
+            for (int64_t c = 0; c < N && (uint64_t)(r * N + c) < n; c++) {
+                double s = 0;
+                for (int64_t k = 0; k < K; k++) s += at(&a[0], r * K + k) * at(&a[1], k * N + c);
+                out[r * N + c] = s;
+            }
+        return;
+    }
     for (int64_t i = 0; i < M * K; i++) A[i] = at(&a[0], i);
     for (int64_t i = 0; i < K * N; i++) B[i] = at(&a[1], i);
     /* a row of C at a time, k outermost: B is read along its rows, and each
@@ -362,28 +375,45 @@ static void ref_affine(const RefArg *a, double *out, uint64_t n, uint8_t *chk)
     for (uint64_t i = 0; i < n; i++) out[i] = a[1].num * at(&a[0], (int64_t)i) + a[2].num;
 }
 
+/* The steps a reference takes (its innermost loop's), from its arguments'
+ * values v[] (sizes, as validated) and the checked buffer's length n: a
+ * size that makes it run for hours is a mistake to name, not to run. */
+typedef double RefWork(const double *v, double n);
+static double work_matmul(const double *v, double n) { (void)n; return v[2] * v[3] * v[4] + v[2] * v[4] + v[4] * v[3]; }
+static double work_conv1d(const double *v, double n) { return (v[2] < n ? v[2] : n) * v[3]; }
+static double work_conv2d(const double *v, double n) { (void)n; return v[2] * v[3] * (v[4] * v[4] + 1); }
+static double work_2d(const double *v, double n) { (void)n; return v[1] * v[2]; }
+static double work_1d(const double *v, double n) { (void)n; return v[1]; }
+
 typedef struct Ref {
     const char *name;
-    const char *args;     /* B = buffer, I = integer */
+    const char *args;     /* B = buffer, I = a number, N = a size (a whole number, 0 to REF_SIZE_MAX),
+                             Z = a whole number of at most REF_SIZE_MAX either way */
     RefFn *fn;
     const char *help;
+    RefWork *work;        /* NULL: a step per element of the checked buffer */
 } Ref;
 
 static const Ref refs[] = {
-    { "vecadd", "BB", ref_vecadd, "vecadd(a, b): out[i] = a[i] + b[i]" },
-    { "copy", "B", ref_copy, "copy(in): out[i] = in[i]" },
-    { "strided", "BI", ref_strided, "strided(in, s): out[i] = in[i*s]" },
-    { "evenodd", "B", ref_evenodd, "evenodd(in): out[i] = in[i]*2 for even i, in[i]+1 for odd i" },
-    { "matmul", "BBIII", ref_matmul, "matmul(A, B, M, N, K): out = A (MxK) x B (KxN), row-major" },
-    { "conv1d", "BBII", ref_conv1d, "conv1d(in, mask, n, w): out[i] = sum_j in[i-w/2+j]*mask[j], zeros outside" },
-    { "conv2d", "BBIII", ref_conv2d, "conv2d(in, mask, h, w, mw): 2D convolution with an mw x mw mask, zeros outside" },
-    { "transpose", "BII", ref_transpose, "transpose(in, rows, cols): out[c*rows+r] = in[r*cols+c]" },
-    { "sum", "BI", ref_sum, "sum(in, n): out[0] = in[0] + ... + in[n-1]" },
-    { "histogram", "BII", ref_histogram, "histogram(in, n, bins): out[b] = number of i < n with in[i] mod bins = b" },
-    { "scan", "BI", ref_scan, "scan(in, n): out[i] = in[0] + ... + in[i] (inclusive prefix sum)" },
-    { "gray", "BII", ref_gray, "gray(rgb, h, w): out[i] = 0.21 r + 0.71 g + 0.07 b of pixel i (rgb interleaved)" },
-    { "affine", "BII", ref_affine, "affine(in, a, b): out[i] = a*in[i] + b (a, b numbers)" },
+    { "vecadd", "BB", ref_vecadd, "vecadd(a, b): out[i] = a[i] + b[i]", NULL },
+    { "copy", "B", ref_copy, "copy(in): out[i] = in[i]", NULL },
+    { "strided", "BZ", ref_strided, "strided(in, s): out[i] = in[i*s]", NULL },
+    { "evenodd", "B", ref_evenodd, "evenodd(in): out[i] = in[i]*2 for even i, in[i]+1 for odd i", NULL },
+    { "matmul", "BBNNN", ref_matmul, "matmul(A, B, M, N, K): out = A (MxK) x B (KxN), row-major", work_matmul },
+    { "conv1d", "BBNN", ref_conv1d, "conv1d(in, mask, n, w): out[i] = sum_j in[i-w/2+j]*mask[j], zeros outside", work_conv1d },
+    { "conv2d", "BBNNN", ref_conv2d, "conv2d(in, mask, h, w, mw): 2D convolution with an mw x mw mask, zeros outside",
+      work_conv2d },
+    { "transpose", "BNN", ref_transpose, "transpose(in, rows, cols): out[c*rows+r] = in[r*cols+c]", work_2d },
+    { "sum", "BN", ref_sum, "sum(in, n): out[0] = in[0] + ... + in[n-1]", work_1d },
+    { "histogram", "BNZ", ref_histogram, "histogram(in, n, bins): out[b] = number of i < n with in[i] mod bins = b", work_1d },
+    { "scan", "BN", ref_scan, "scan(in, n): out[i] = in[0] + ... + in[i] (inclusive prefix sum)", work_1d },
+    { "gray", "BNN", ref_gray, "gray(rgb, h, w): out[i] = 0.21 r + 0.71 g + 0.07 b of pixel i (rgb interleaved)", work_2d },
+    { "affine", "BII", ref_affine, "affine(in, a, b): out[i] = a*in[i] + b (a, b numbers)", NULL },
 };
+/* A size argument: at most the largest buffer's elements (asm.c's limit);
+ * a reference's steps: about a minute of host time. */
+#define REF_SIZE_MAX (1ll << 30)
+#define REF_WORK_MAX 1e11
 enum { NREFS = sizeof refs / sizeof refs[0] };
 
 static const Ref *find_ref(const char *name)
@@ -433,13 +463,34 @@ int host_validate_checks(const Program *p, DiagList *dl)
             rc = -1;
             continue;
         }
+        double v[8] = { 0 };
+        int sizes_ok = 1;
         for (int k = 0; k < c->nargs; k++) {
+            const LaunchArg *a = &c->args[k];
             int want_buf = r->args[k] == 'B';
-            if (want_buf != (c->args[k].kind == ARG_BUFFER)) {
-                diag_add(dl, p->filename, c->args[k].line, c->args[k].col, src, "argument %d of %s must be %s: %s",
+            if (want_buf != (a->kind == ARG_BUFFER)) {
+                diag_add(dl, p->filename, a->line, a->col, src, "argument %d of %s must be %s: %s",
                          k + 1, r->name, want_buf ? "a buffer" : "a number", r->help);
                 rc = -1;
-            }
+                sizes_ok = 0;
+            } else if ((r->args[k] == 'N' || r->args[k] == 'Z') &&
+                       (a->kind != ARG_INT || a->i < (r->args[k] == 'N' ? 0 : -REF_SIZE_MAX) || a->i > REF_SIZE_MAX)) {
+                char val[48];
+                if (a->kind == ARG_INT) snprintf(val, sizeof val, "%lld", (long long)a->i);
+                else snprintf(val, sizeof val, "%g", a->f);
+                diag_add(dl, p->filename, a->line, a->col, src, "argument %d of %s is %s %lld to %lld, not %s: %s", k + 1,
+                         r->name, r->args[k] == 'N' ? "a size: a whole number from" : "a whole number from",
+                         r->args[k] == 'N' ? 0ll : -(long long)REF_SIZE_MAX, (long long)REF_SIZE_MAX, val, r->help);
+                rc = -1;
+                sizes_ok = 0;
+            } else v[k] = a->kind == ARG_BUFFER ? (double)p->buffers[a->buffer].count : (double)a->i;
+        }
+        double steps = sizes_ok && r->work ? r->work(v, (double)p->buffers[c->buffer].count) : 0;
+        if (steps > REF_WORK_MAX) {
+            diag_add(dl, p->filename, c->line, c->col, src,
+                     "%s: the host reference would take %.2g steps with these sizes (at most %.0g): are they right? %s",
+                     r->name, steps, REF_WORK_MAX, r->help);
+            rc = -1;
         }
     }
     return rc;
