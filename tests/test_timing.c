@@ -278,6 +278,44 @@ static void test_stalls_at_the_end_of_the_code(void **state)
     }
 }
 
+/* A launch a fault stops: the warps that issued in the fault's cycle had
+ * that cycle charged (their issue slots, look_ahead), so it counts as
+ * resident for them too, and every warp's states still add up to its
+ * resident cycles.  tests/data/fault_uninit_address.s on ampere.ini with
+ * the checks (the PTX as written) is fuzz_run's case: 12,545 warp-cycles
+ * of states against 12,544 resident before the fix.  Every config, with
+ * and without the checks, and fault_oob.s too. */
+static void test_stalls_add_up_after_a_fault(void **state)
+{
+    (void)state;
+    const char *configs[] = { "configs/ampere.ini", "configs/fermi.ini", "configs/hopper.ini", "configs/volta.ini",
+                              "configs/tiny.ini" };
+    const char *files[] = { "tests/data/fault_uninit_address.s", "tests/data/fault_oob.s" };
+    for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++)
+        for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
+            for (int checks = 0; checks < 2; checks++) {
+                Config c;
+                load(&c, configs[k]);
+                DiagList dl = { 0 };
+                Program *p = asm_assemble_file(files[f], NULL, &dl);
+                assert_non_null(p);
+                Run r;
+                RunOptions o = { 0 };
+                o.checks = checks ? CHECK_RACES | CHECK_UNINIT : 0;
+                assert_int_equal(run_program(&r, p, &c, "test", &o, &dl), RUN_FAULT);
+                uint64_t sum = 0;
+                for (int i = 0; i < STALL_COUNT; i++) sum += r.stats.stall[i];
+                if (sum != r.stats.warp_resident)
+                    print_error("%s %s checks %d: states %llu, resident %llu\n", configs[k], files[f], checks,
+                                (unsigned long long)sum, (unsigned long long)r.stats.warp_resident);
+                assert_int_equal(sum, r.stats.warp_resident);
+                if (k == 0 && f == 0 && checks) assert_int_equal(sum, 12545);
+                run_free(&r);
+                program_free(p);
+                diag_free(&dl);
+            }
+}
+
 /* The implicit ret counted by hand: one warp of five PTX instructions and
  * no ret, on fermi.ini as written (core.schedule=source: no expansion, no
  * prologue).  5 instructions and the end of the code: 6 warp instructions
@@ -1114,6 +1152,7 @@ int main(void)
         cmocka_unit_test(test_occupancy_cannot_fit),
         cmocka_unit_test(test_stalls_sum_to_resident_cycles),
         cmocka_unit_test(test_stalls_at_the_end_of_the_code),
+        cmocka_unit_test(test_stalls_add_up_after_a_fault),
         cmocka_unit_test(test_implicit_ret_counted),
         cmocka_unit_test(test_more_schedulers_fewer_cycles),
         cmocka_unit_test(test_longer_latency_more_cycles),

@@ -1306,11 +1306,17 @@ void sm_wake(Sm *sm, int slot, uint64_t when)
 void sm_flush(Sm *sm, Timing *t)
 {
     for (int s = 0; s < sm->nslots; s++)
-        if (sm->slots[s].resident) {
-            if (sm->slots[s].ready) ready_leave(sm, t, s);   /* a fault stopped the launch */
-            close_state(t, &sm->slots[s]);
-            t->st->warp_resident += t->now - sm->slots[s].dispatched;
-            sm->slots[s].dispatched = t->now;
+        if (sm->slots[s].resident) {               /* a fault or the watchdog stopped the launch */
+            SmWarp *sw = &sm->slots[s];
+            if (sw->ready) ready_leave(sm, t, s);
+            /* a warp that issued in the cycle the launch stopped has its
+             * issue slots charged already (look_ahead: since is past now):
+             * it stays resident to there, so that its states still add up
+             * to its resident cycles (fuzz_run found the one-cycle gap) */
+            uint64_t end = sw->since > t->now ? sw->since : t->now;
+            close_state_at(t, sw, end);
+            t->st->warp_resident += end - sw->dispatched;
+            sw->dispatched = end;
         }
     if (sm->blocks_used) {
         t->st->sm[sm->id].active_cycles += t->now - sm->active_since;
