@@ -318,6 +318,16 @@ static void test_progress(void **s)
         while (n && (tty[n - 1] == '\n' || tty[n - 1] == '\r')) n--;   /* script's own line end */
         assert_true(n >= 4 && !memcmp(tty + n - 4, "\r\033[K", 4));  /* erased at the end */
         free(tty);
+        /* asked for, it shows even while stdout feeds another program (by
+         * default it would not: test_meter) */
+        snprintf(cmd, sizeof cmd,
+                 "script -q -c '%s --progress=0 configs/fermi.ini kernels/tiled_mm.s | cat >/dev/null' /dev/null </dev/null",
+                 gpusim_bin());
+        assert_non_null(f = popen(cmd, "r"));
+        tty = gpusim_slurp(f);
+        pclose(f);
+        assert_non_null(strstr(tty, "gpusim: launch 1/1 tiled_mm: cycle "));   /* asked for: shown */
+        free(tty);
         /* a line that wrapped would not be rewritten in place: cut to the width */
         snprintf(cmd, sizeof cmd,
                  "script -q -c 'stty cols 50; %s --progress=0 configs/fermi.ini kernels/tiled_mm.s >/dev/null' /dev/null </dev/null",

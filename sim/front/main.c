@@ -68,9 +68,10 @@ static void usage(FILE *out)
           "      --max-cycles N    stop with a fault after N simulated cycles (watchdog)\n"
           "      --functional      run without the timing model (fast; counts only)\n"
           "      --progress[=S]    show how far a long run has got on stderr: on a\n"
-          "                        terminal (the default there) one line kept up to\n"
-          "                        date from 2 s in, erased at the end; elsewhere a line\n"
-          "                        every S seconds (10); --no-progress: never\n"
+          "                        terminal (the default there, unless stdout is piped)\n"
+          "                        one line kept up to date from 2 s in, erased at the\n"
+          "                        end; elsewhere a line every S seconds (10);\n"
+          "                        --no-progress: never\n"
           "      --threads N       host threads to simulate one launch on (default: the\n"
           "                        CPUs this process may use, counting its affinity mask\n"
           "                        and cgroup CPU quota, at most one per 32 SMs); the report is\n"
@@ -210,6 +211,14 @@ static void say_wrote(const char *path)
     else fprintf(stderr, "gpusim: wrote %s (%.0f bytes)\n", path, b);
 }
 
+/* stdout goes to another program (`| less`, `| grep`): a pager may own the
+ * terminal, and a meter line on it would garble the screen. */
+static int stdout_is_pipe(void)
+{
+    struct stat st;
+    return fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 static int run_and_report(const Program *p, const Config *cfg, const char *cfg_path, const Options *o, DiagList *dl)
 {
     if (check_dumps(p, o)) return EXIT_USAGE;
@@ -225,8 +234,10 @@ static int run_and_report(const Program *p, const Config *cfg, const char *cfg_p
     if (o->trace && o->functional)
         fprintf(stderr, "gpusim: note: --trace %s not written: a --functional run has no cycles to show "
                         "(drop --functional to trace the timing run)\n", o->trace);
-    /* not with --step, which prints every cycle itself */
-    Meter *meter = o->step ? NULL : meter_create(o->progress, o->progress_every, p, stderr, isatty(STDERR_FILENO));
+    /* not with --step, which prints every cycle itself; by default not
+     * while stdout feeds another program */
+    Meter *meter = o->step ? NULL : meter_create(o->progress, o->progress_every, p, stderr, isatty(STDERR_FILENO),
+                                                 !o->output && stdout_is_pipe());
     ro.progress = meter_progress(meter);
     Run r;
     int rc = run_program(&r, p, cfg, cfg_path, &ro, dl);
@@ -332,7 +343,8 @@ static int run_sweep(char **argv, int pos, int npos, const Options *o)
                      o->y, o->jobs, o->no_time,
                      /* points done on a terminal, unless the CSV goes there too; elsewhere if asked */
                      o->progress < 0 || o->emit_jobs || o->sweep_point >= 0 ? 0
-                     : isatty(STDERR_FILENO) ? ((o->output || !isatty(STDOUT_FILENO)) ? 1 : 0)
+                     : isatty(STDERR_FILENO)
+                         ? ((o->output || (!isatty(STDOUT_FILENO) && (o->progress > 0 || !stdout_is_pipe()))) ? 1 : 0)
                      : o->progress > 0 ? 2 : 0 };
     DiagList dl = { 0 };
     Sweep *s = sweep_new(&sp, &dl);

@@ -82,9 +82,9 @@ static void clear(void *ctx)
     m->shown = 0;
 }
 
-Meter *meter_create(int on, double every, const Program *p, FILE *out, int out_is_tty)
+Meter *meter_create(int on, double every, const Program *p, FILE *out, int out_is_tty, int report_piped)
 {
-    if (on < 0 || (on == 0 && !out_is_tty)) return NULL;
+    if (on < 0 || (on == 0 && (!out_is_tty || report_piped))) return NULL;
     Meter *m = calloc(1, sizeof *m);
     if (!m) return NULL;        /* the run goes on without it */
     m->prog = p;
