@@ -695,9 +695,9 @@ Program *asm_assemble_file(const char *path, const AsmOptions *opt, DiagList *dl
         if (n == 0) break;
         len += n;
     }
-    int bad = ferror(f);
+    int bad = ferror(f), err = errno;   /* a directory: EISDIR */
     fclose(f);
-    if (bad) { free(buf); diag_add(dl, path, 0, 0, NULL, "read error"); return NULL; }
+    if (bad) { free(buf); diag_add(dl, path, 0, 0, NULL, "cannot read: %s", strerror(err)); return NULL; }
     Program *p = asm_assemble(path, buf, len, opt, dl);
     free(buf);
     return p;

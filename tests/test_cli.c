@@ -77,6 +77,15 @@ static void test_newcomer_slips(void **s)
     assert_string_equal(out, "gpusim: operands swapped? CONFIG.ini comes first: gpusim configs/fermi.ini kernels/evenodd.s\n");
     free(out);
     expect("--sweep gpu.num_sms=1,2 kernels/vecadd.s configs/fermi.ini", 2, "operands swapped?");
+    /* a directory where a file goes says so (it said "read error") */
+    char dir[] = "/tmp/gpusim_cli_dir_XXXXXX", cmd[256], want[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "configs/fermi.ini %s", dir);
+    snprintf(want, sizeof want, "%s: error: cannot read: Is a directory", dir);
+    expect(cmd, 2, want);
+    snprintf(cmd, sizeof cmd, "%s kernels/vecadd.s", dir);
+    expect(cmd, 2, want);
+    rmdir(dir);
     assert_int_equal(run("configs/fermi.ini configs/volta.ini", &out), 2);
     assert_string_equal(out, "gpusim: configs/volta.ini is a config, not a kernel: CONFIG.ini, then KERNEL.s "
                              "(gpusim configs/fermi.ini kernels/vecadd.s)\n");

@@ -887,10 +887,11 @@ int config_load_file(Config *c, const char *path, DiagList *dl)
         }
     }
     bool failed = ferror(f) != 0;
+    int err = errno;                   /* a directory: EISDIR */
     fclose(f);
     int rc;
     if (failed) {
-        diag_add(dl, path, 0, 0, NULL, "read error");
+        diag_add(dl, path, 0, 0, NULL, "cannot read: %s", strerror(err));
         rc = -1;
     } else if (len >= FILE_MAX) {
         diag_add(dl, path, 0, 0, NULL, "file is larger than %d MiB; not a config", FILE_MAX >> 20);
