@@ -78,14 +78,8 @@ static void test_newcomer_slips(void **s)
     free(out);
     expect("--sweep gpu.num_sms=1,2 kernels/vecadd.s configs/fermi.ini", 2, "operands swapped?");
     /* a directory where a file goes says so (it said "read error") */
-    char dir[] = "/tmp/gpusim_cli_dir_XXXXXX", cmd[256], want[256];
-    assert_non_null(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "configs/fermi.ini %s", dir);
-    snprintf(want, sizeof want, "%s: error: cannot read: Is a directory", dir);
-    expect(cmd, 2, want);
-    snprintf(cmd, sizeof cmd, "%s kernels/vecadd.s", dir);
-    expect(cmd, 2, want);
-    rmdir(dir);
+    expect("configs/fermi.ini tests/data", 2, "tests/data: error: cannot read: Is a directory");
+    expect("tests/data kernels/vecadd.s", 2, "tests/data: error: cannot read: Is a directory");
     assert_int_equal(run("configs/fermi.ini configs/volta.ini", &out), 2);
     assert_string_equal(out, "gpusim: configs/volta.ini is a config, not a kernel: CONFIG.ini, then KERNEL.s "
                              "(gpusim configs/fermi.ini kernels/vecadd.s)\n");
@@ -283,6 +277,29 @@ static void test_step_mode(void **s)
     expect("--functional --step --step-sm 1 -D N=8 -D BLOCK=8 configs/tiny.ini kernels/evenodd.s", 0, "check out");
 }
 
+/* Output of "script -q -c 'SHELL_CMD' /dev/null": SHELL_CMD on a pseudo-
+ * terminal, its %s the gpusim under test (malloc'd). */
+static char *on_terminal(const char *shell_cmd)
+{
+    char inner[1024], cmd[1200];
+    snprintf(inner, sizeof inner, shell_cmd, gpusim_bin());
+    snprintf(cmd, sizeof cmd, "script -q -c '%s' /dev/null </dev/null", inner);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char *out = gpusim_slurp(f);
+    pclose(f);
+    return out;
+}
+
+/* The terminal's last line erased (the meter's "\r\033[K"), script's own
+ * line end aside. */
+static int ends_erased(const char *tty)
+{
+    size_t n = strlen(tty);
+    while (n && (tty[n - 1] == '\n' || tty[n - 1] == '\r')) n--;
+    return n >= 4 && !memcmp(tty + n - 4, "\r\033[K", 4);
+}
+
 /* --progress: where a long run has got, on stderr only.  --progress=0
  * writes a line at every tick: each block of a --functional run, every
  * 4,096 turns of the timing loop (fermi.ini tiled_mm's default size runs
@@ -313,37 +330,18 @@ static void test_progress(void **s)
      * open a pseudo-terminal): one line rewritten in place, erased before
      * the report */
     if (system("script -q -c true /dev/null </dev/null >/dev/null 2>&1") == 0) {
-        char cmd[1024];
-        snprintf(cmd, sizeof cmd,
-                 "script -q -c '%s --progress=0 configs/fermi.ini kernels/tiled_mm.s >/dev/null' /dev/null </dev/null",
-                 gpusim_bin());
-        FILE *f = popen(cmd, "r");
-        assert_non_null(f);
-        char *tty = gpusim_slurp(f);
-        pclose(f);
+        char *tty = on_terminal("%s --progress=0 configs/fermi.ini kernels/tiled_mm.s >/dev/null");
         assert_non_null(strstr(tty, "\rgpusim: launch 1/1 tiled_mm: cycle "));
         assert_non_null(strstr(tty, "\033[K"));
-        size_t n = strlen(tty);
-        while (n && (tty[n - 1] == '\n' || tty[n - 1] == '\r')) n--;   /* script's own line end */
-        assert_true(n >= 4 && !memcmp(tty + n - 4, "\r\033[K", 4));  /* erased at the end */
+        assert_true(ends_erased(tty));                             /* erased at the end */
         free(tty);
         /* asked for, it shows even while stdout feeds another program (by
          * default it would not: test_meter) */
-        snprintf(cmd, sizeof cmd,
-                 "script -q -c '%s --progress=0 configs/fermi.ini kernels/tiled_mm.s | cat >/dev/null' /dev/null </dev/null",
-                 gpusim_bin());
-        assert_non_null(f = popen(cmd, "r"));
-        tty = gpusim_slurp(f);
-        pclose(f);
+        tty = on_terminal("%s --progress=0 configs/fermi.ini kernels/tiled_mm.s | cat >/dev/null");
         assert_non_null(strstr(tty, "gpusim: launch 1/1 tiled_mm: cycle "));   /* asked for: shown */
         free(tty);
         /* a line that wrapped would not be rewritten in place: cut to the width */
-        snprintf(cmd, sizeof cmd,
-                 "script -q -c 'stty cols 50; %s --progress=0 configs/fermi.ini kernels/tiled_mm.s >/dev/null' /dev/null </dev/null",
-                 gpusim_bin());
-        assert_non_null(f = popen(cmd, "r"));
-        tty = gpusim_slurp(f);
-        pclose(f);
+        tty = on_terminal("stty cols 50; %s --progress=0 configs/fermi.ini kernels/tiled_mm.s >/dev/null");
         const char *cut = strstr(tty, "\rgpusim: launch 1/1 tiled_mm: cycle ");
         assert_non_null(cut);
         const char *end = strstr(cut, "\033[K");
@@ -351,16 +349,9 @@ static void test_progress(void **s)
         assert_int_equal(end - cut - 1, 49);                      /* one column short of 50 */
         free(tty);
         /* a sweep whose CSV goes elsewhere counts its points instead */
-        snprintf(cmd, sizeof cmd,
-                 "script -q -c '%s --sweep l1.assoc=1,2 configs/fermi.ini kernels/evenodd.s >/dev/null' /dev/null </dev/null",
-                 gpusim_bin());
-        assert_non_null(f = popen(cmd, "r"));
-        tty = gpusim_slurp(f);
-        pclose(f);
+        tty = on_terminal("%s --sweep l1.assoc=1,2 configs/fermi.ini kernels/evenodd.s >/dev/null");
         assert_non_null(strstr(tty, "\rgpusim: sweep: 2/2 points done, "));
-        n = strlen(tty);
-        while (n && (tty[n - 1] == '\n' || tty[n - 1] == '\r')) n--;
-        assert_true(n >= 4 && !memcmp(tty + n - 4, "\r\033[K", 4));
+        assert_true(ends_erased(tty));
         free(tty);
     }
     /* elsewhere only when asked: a line a point */

@@ -52,25 +52,33 @@ static void test_when_it_shows(void **state)
     program_free(p);
 }
 
-/* Away from a terminal, every = 0: a line a tick, thousands grouped, the
- * launch named by its entry, a functional run without a cycle. */
-static void test_what_a_line_says(void **state)
+/* What a meter asked for with every = 0 (a terminal's or not) writes for
+ * these ticks and then `clears` calls of clear() and its end (malloc'd). */
+static char *shown(int tty, const ProgressPoint *pts, int npts, int clears)
 {
-    (void)state;
     Program *p = program();
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     assert_non_null(out);
-    Meter *m = meter_create(1, 0, p, out, 0, 0);
+    Meter *m = meter_create(1, 0, p, out, tty, 0);
     const Progress *pr = meter_progress(m);
-    ProgressPoint timed = { 1, 0, 1234567, 2500000, 1, 2 };
-    pr->tick(pr->ctx, &timed);
-    ProgressPoint func = { 0, 1, 0, 12000, 1, 1 };
-    pr->tick(pr->ctx, &func);
-    pr->clear(pr->ctx);                      /* nothing to erase away from a terminal */
+    for (int i = 0; i < npts; i++) pr->tick(pr->ctx, &pts[i]);
+    for (int i = 0; i < clears; i++) pr->clear(pr->ctx);
     meter_destroy(m);
     fclose(out);
+    program_free(p);
+    return text;
+}
+
+/* Away from a terminal, every = 0: a line a tick, thousands grouped, the
+ * launch named by its entry, a functional run without a cycle; nothing to
+ * erase. */
+static void test_what_a_line_says(void **state)
+{
+    (void)state;
+    ProgressPoint pts[] = { { 1, 0, 1234567, 2500000, 1, 2 }, { 0, 1, 0, 12000, 1, 1 } };
+    char *text = shown(0, pts, 2, 1);
     assert_non_null(strstr(text, "gpusim: launch 2/2 second: cycle 1,234,567, blocks 1/2 started, 2.50 M warp instructions ("));
     assert_non_null(strstr(text, "gpusim: launch 1/2 first (functional): blocks 1/1 started, 0.01 M warp instructions ("));
     assert_null(strchr(text, '\r'));
@@ -79,34 +87,22 @@ static void test_what_a_line_says(void **state)
     for (const char *c = text; *c; c++) lines += *c == '\n';
     assert_int_equal(lines, 2);
     free(text);
-    program_free(p);
 }
 
 /* A terminal's line is rewritten in place and erased by clear() and at
- * the end; every second at most (here the first tick shows: every = 0). */
+ * the end; every second at most (here the first tick shows: every = 0;
+ * the second, within the second, does not; the second clear has nothing
+ * left to erase). */
 static void test_in_place(void **state)
 {
     (void)state;
-    Program *p = program();
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    assert_non_null(out);
-    Meter *m = meter_create(1, 0, p, out, 1, 0);
-    const Progress *pr = meter_progress(m);
-    ProgressPoint at = { 0, 0, 10, 20, 1, 1 };
-    pr->tick(pr->ctx, &at);
-    pr->tick(pr->ctx, &at);                  /* within the second: not shown again */
-    pr->clear(pr->ctx);
-    pr->clear(pr->ctx);                      /* nothing left to erase */
-    meter_destroy(m);
-    fclose(out);
+    ProgressPoint pts[] = { { 0, 0, 10, 20, 1, 1 }, { 0, 0, 10, 20, 1, 1 } };
+    char *text = shown(1, pts, 2, 2);
     assert_true(!strncmp(text, "\rgpusim: launch 1/2 first: cycle 10, blocks 1/1 started", 55));
     const char *end = strstr(text, "\033[K");
     assert_non_null(end);
     assert_string_equal(end, "\033[K\r\033[K");
     free(text);
-    program_free(p);
 }
 
 int main(void)

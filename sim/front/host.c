@@ -410,8 +410,9 @@ static const Ref refs[] = {
     { "gray", "BNN", ref_gray, "gray(rgb, h, w): out[i] = 0.21 r + 0.71 g + 0.07 b of pixel i (rgb interleaved)", work_2d },
     { "affine", "BII", ref_affine, "affine(in, a, b): out[i] = a*in[i] + b (a, b numbers)", NULL },
 };
-/* A size argument: at most the largest buffer's elements (asm.c's limit);
- * a reference's steps: about a minute of host time. */
+/* A size argument: at most 2^30, the most elements a buffer of 4-byte
+ * values holds (the assembler's 4 GiB a buffer); a reference's steps:
+ * about a minute of host time. */
 #define REF_SIZE_MAX (1ll << 30)
 #define REF_WORK_MAX 1e11
 enum { NREFS = sizeof refs / sizeof refs[0] };

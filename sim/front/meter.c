@@ -12,7 +12,7 @@ struct Meter {
     FILE *out;
     int tty;                 /* rewrite one line in place */
     int shown;               /* a line is on the terminal now */
-    double start, first, every, next;
+    double start, every, next;    /* next: the first time a tick may show a line */
 };
 
 enum { TTY_FIRST_S = 2 };    /* a run shorter than this never shows the meter */
@@ -91,9 +91,8 @@ Meter *meter_create(int on, double every, const Program *p, FILE *out, int out_i
     m->out = out;
     m->tty = out_is_tty;
     m->start = now_s();
-    m->first = every >= 0 ? every : m->tty ? TTY_FIRST_S : 10;
     m->every = m->tty ? 1 : every >= 0 ? every : 10;
-    m->next = m->start + m->first;
+    m->next = m->start + (every >= 0 ? every : m->tty ? TTY_FIRST_S : 10);
     m->progress = (Progress){ tick, clear, m };
     return m;
 }

@@ -50,8 +50,8 @@ static int check_launches(Run *r, const Program *p, const Config *cfg, DiagList 
 /* An SM or warp that --step or --trace names must exist, or the view would
  * come out empty with nothing said: an SM of the config, and a warp of at
  * least one launch's blocks. */
-static int check_views(const Program *p, const Config *cfg, const char *config_path, const RunOptions *o,
-                       DiagList *dl)
+static int check_views(const Program *p, const Config *cfg, const Occupancy *occ, const char *config_path,
+                       const RunOptions *o, DiagList *dl)
 {
     if (o->functional) return 0;      /* neither view runs without timing */
     int rc = 0, nsms = cfg->gpu.num_sms;
@@ -64,13 +64,9 @@ static int check_views(const Program *p, const Config *cfg, const char *config_p
             else diag_add(dl, sm_opt[i], 0, 0, NULL, "SM %d: %s has %d SMs (0 to %d)", sms[i], cname, nsms, nsms - 1);
             rc = -1;
         }
-    uint64_t most = 0;                /* warps in the largest block of any launch */
-    for (int i = 0; i < p->nlaunches; i++) {
-        const LaunchSpec *l = &p->launches[i];
-        uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
-        uint64_t warps = (threads + (uint64_t)cfg->sm.warp_size - 1) / (uint64_t)cfg->sm.warp_size;
-        if (warps > most) most = warps;
-    }
+    uint64_t most = 0;                /* warps in the largest block of any launch (check_launches' occupancy) */
+    for (int i = 0; i < p->nlaunches; i++)
+        if ((uint64_t)occ[i].warps_per_block > most) most = (uint64_t)occ[i].warps_per_block;
     if (p->nlaunches == 0) return rc;
     int nw = o->trace ? o->trace_opt.nwarps : 0;
     for (int i = -1; i < nw; i++) {
@@ -98,7 +94,7 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     if (!r->occ || !r->per_launch) return RUN_BAD_INPUT;
     int from = dl->n;
     if (check_launches(r, p, cfg, dl) || host_validate_checks(p, dl)) { program_fix_diags(p, dl, from); return RUN_BAD_INPUT; }
-    if (check_views(p, cfg, config_path, o, dl)) return RUN_BAD_INPUT;
+    if (check_views(p, cfg, r->occ, config_path, o, dl)) return RUN_BAD_INPUT;
     if (mem_init(&r->mem, p) || stats_init(&r->stats, p->nlines, cfg->gpu.num_sms)) {
         diag_add(dl, p->filename, 0, 0, NULL, "out of memory for the buffers");
         return RUN_BAD_INPUT;
