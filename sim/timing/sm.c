@@ -792,19 +792,6 @@ static void issue(Sm *sm, Timing *t, int slot, const Verdict *v, int ahead)
     }
 }
 
-/* The first set bit of m at a position in [from, hi), or -1. */
-static inline int next_set(const uint64_t *m, int from, int hi)
-{
-    for (int wi = from / 64; from < hi; wi++, from = wi * 64) {
-        uint64_t bits = m[wi] & (~0ull << (from % 64));
-        if (bits) {
-            int i = wi * 64 + __builtin_ctzll(bits);
-            return i < hi ? i : -1;
-        }
-    }
-    return -1;
-}
-
 /* Round robin: the first slot set in both m and mask at or after from,
  * else the first below it (mask has no bits past the last slot).  Word
  * by word from from's, wrapping round to it: with one word (64 slots or
