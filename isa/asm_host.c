@@ -40,22 +40,58 @@ static int parse_number(Asm *A, double *out)
     return 0;
 }
 
+/* A number for an element of buffer type t, from initialiser `what`: a
+ * float buffer takes any number (into *f); an integer buffer an integer
+ * expression (into *i, exactly), never a float literal, which it would
+ * have to round.  With fit set the value must fit t (isa_int_fits) and is
+ * kept as t's element reads it (isa_int_canon); else any 64-bit integer
+ * (iota's step). */
+static int parse_elem(Asm *A, DataType t, double *f, int64_t *i, const char *what, int fit)
+{
+    if (isa_type_kind(t) == TK_FLOAT) return parse_number(A, f);
+    Token at = asm_peek(A), t1 = asm_peek_n(A, 1);
+    if (at.kind == TOK_FLOAT || (asm_is_punct(&at, '-') && t1.kind == TOK_FLOAT)) {
+        asm_err(A, &at, "%s: a .%s buffer holds whole numbers; this one has a fraction or an exponent", what,
+                isa_type_name(t));
+        return -1;
+    }
+    if (asm_parse_expr(A, i)) return -1;
+    if (fit && !isa_int_fits(t, *i)) {
+        int n = isa_type_bits(t);
+        asm_err(A, &at, "%s: %lld does not fit .%s (%lld to %llu: an element keeps the low %d bits)", what,
+                (long long)*i, isa_type_name(t), -(long long)(1ull << (n - 1)), (unsigned long long)((1ull << n) - 1), n);
+        return -1;
+    }
+    if (fit) *i = isa_int_canon(t, *i);
+    return 0;
+}
+
 /* values(v0, v1, ...): small inline data, exactly one number per element. */
 static int parse_values(Asm *A, BufferSpec *s, const Token *init)
 {
     if (asm_expect(A, '(', "after values")) return -1;
+    DataType t = (DataType)s->type;
+    int is_int = isa_type_kind(t) != TK_FLOAT;
     uint64_t n = 0, cap = 0;
     for (;;) {
-        double v;
-        if (parse_number(A, &v)) return -1;
+        double v = 0;
+        int64_t iv = 0;
+        if (parse_elem(A, t, &v, &iv, "values()", 1)) return -1;
         if (n < s->count) {   /* grows with the text, never past the buffer */
             if (n == cap) {
                 cap = cap ? cap * 2 : 16;
-                double *nv = realloc(s->values, (size_t)cap * sizeof *nv);
-                if (!nv) { asm_err(A, init, "out of memory"); return -1; }
-                s->values = nv;
+                if (is_int) {
+                    int64_t *ni = realloc(s->ivalues, (size_t)cap * sizeof *ni);
+                    if (!ni) { asm_err(A, init, "out of memory"); return -1; }
+                    s->ivalues = ni;
+                } else {
+                    double *nv = realloc(s->values, (size_t)cap * sizeof *nv);
+                    if (!nv) { asm_err(A, init, "out of memory"); return -1; }
+                    s->values = nv;
+                }
             }
-            s->values[n] = v;
+            if (is_int) s->ivalues[n] = iv;
+            else s->values[n] = v;
         }
         n++;
         if (asm_accept(A, ',')) continue;
@@ -269,19 +305,21 @@ void asm_parse_buffer(Asm *A)
         asm_next(A);
         if (asm_tok_is(&init, "zero")) s.init = INIT_ZERO;
         else if (asm_tok_is(&init, "iota")) {
-            s.init = INIT_IOTA; s.lo = 0; s.hi = 1;
+            s.init = INIT_IOTA; s.lo = 0; s.hi = 1; s.ilo = 0; s.ihi = 1;
             if (asm_accept(A, '(')) {
-                if (parse_number(A, &s.lo)) return;
-                if (asm_accept(A, ',') && parse_number(A, &s.hi)) return;
+                if (parse_elem(A, type, &s.lo, &s.ilo, "iota()", 1)) return;
+                if (asm_accept(A, ',') && parse_elem(A, type, &s.hi, &s.ihi, "iota()", 0)) return;
                 if (asm_expect(A, ')', "after iota(start, step)")) return;
             }
         } else if (asm_tok_is(&init, "expr")) {
             if (parse_expr_init(A, &s)) return;
         } else if (asm_tok_is(&init, "fill")) {
             s.init = INIT_FILL;
-            if (asm_expect(A, '(', "after fill") || parse_number(A, &s.value) || asm_expect(A, ')', "after fill(value")) return;
+            if (asm_expect(A, '(', "after fill") || parse_elem(A, type, &s.value, &s.ivalue, "fill()", 1) ||
+                asm_expect(A, ')', "after fill(value"))
+                return;
         } else if (asm_tok_is(&init, "random")) {
-            s.init = INIT_RANDOM; s.seed = 1; s.lo = 0; s.hi = 1;
+            s.init = INIT_RANDOM; s.seed = 1; s.lo = 0; s.hi = 1; s.ilo = 0; s.ihi = 1;
             if (asm_accept(A, '(') && !asm_accept(A, ')')) {
                 for (;;) {
                     Token key;
@@ -290,15 +328,18 @@ void asm_parse_buffer(Asm *A)
                         int64_t v;
                         if (asm_parse_expr(A, &v)) return;
                         s.seed = (uint64_t)v;
-                    } else if (asm_tok_is(&key, "min")) { if (parse_number(A, &s.lo)) return; }
-                    else if (asm_tok_is(&key, "max")) { if (parse_number(A, &s.hi)) return; }
+                    } else if (asm_tok_is(&key, "min")) { if (parse_elem(A, type, &s.lo, &s.ilo, "random()", 1)) return; }
+                    else if (asm_tok_is(&key, "max")) { if (parse_elem(A, type, &s.hi, &s.ihi, "random()", 1)) return; }
                     else { asm_err(A, &key, "random() takes seed=, min= and max=, not %s", asm_show(&key, b, sizeof b)); return; }
                     if (asm_accept(A, ',')) continue;
                     if (asm_expect(A, ')', "to close random(...)")) return;
                     break;
                 }
             }
-            if (s.lo > s.hi) { asm_err(A, &init, "random(): min is greater than max"); return; }
+            int greater = isa_type_kind(type) == TK_FLOAT ? s.lo > s.hi
+                        : isa_type_kind(type) == TK_SINT  ? s.ilo > s.ihi
+                                                          : (uint64_t)s.ilo > (uint64_t)s.ihi;
+            if (greater) { asm_err(A, &init, "random(): min is greater than max"); return; }
         } else if (asm_tok_is(&init, "file")) {
             s.init = INIT_FILE;
             if (asm_expect(A, '(', "after file")) return;
@@ -311,7 +352,7 @@ void asm_parse_buffer(Asm *A)
             s.path = string_value(&path);
         } else if (asm_tok_is(&init, "values")) {
             s.init = INIT_VALUES;
-            if (parse_values(A, &s, &init)) { free(s.values); return; }
+            if (parse_values(A, &s, &init)) { free(s.values); free(s.ivalues); return; }
         } else {
             static const char *const inits[] = { "zero", "random", "iota", "fill", "file", "values", "expr" };
             char w[64];
@@ -331,6 +372,8 @@ void asm_parse_buffer(Asm *A)
                     (unsigned long long)(s.count * esize), name.len, name.s, (unsigned long long)have);
             free(s.path);
             free(s.expr);
+            free(s.values);
+            free(s.ivalues);
             return;
         }
         /* the host initialiser replaces the .global's, in the .buffer's type */

@@ -29,6 +29,22 @@ const uint8_t isa_type_kind_of[T_COUNT] = { ISA_TYPES(X) };
 #undef X
 const char *isa_type_name(DataType t) { return t < T_COUNT ? types[t].name : "?"; }
 
+int isa_int_fits(DataType t, int64_t v)
+{
+    int n = isa_type_bits(t);
+    if (n >= 64) return 1;
+    return v >= -(int64_t)(1ull << (n - 1)) && v <= (int64_t)((1ull << n) - 1);
+}
+
+int64_t isa_int_canon(DataType t, int64_t v)
+{
+    int n = isa_type_bits(t);
+    if (n >= 64) return v;
+    uint64_t low = (uint64_t)v & ((1ull << n) - 1);
+    if (isa_type_kind(t) == TK_SINT && (low >> (n - 1))) low |= ~0ull << n;
+    return (int64_t)low;
+}
+
 DataType isa_type_lookup(const char *name, int len)
 {
     for (int t = 1; t < T_COUNT; t++)
@@ -341,7 +357,7 @@ void program_free(Program *p)
     free(p->const_data);
     for (int i = 0; i < p->ndefines; i++) free(p->defines[i].name);
     free(p->defines);
-    for (int i = 0; i < p->nbuffers; i++) { free(p->buffers[i].name); free(p->buffers[i].path); free(p->buffers[i].values); free(p->buffers[i].data); free(p->buffers[i].expr); }
+    for (int i = 0; i < p->nbuffers; i++) { free(p->buffers[i].name); free(p->buffers[i].path); free(p->buffers[i].values); free(p->buffers[i].ivalues); free(p->buffers[i].data); free(p->buffers[i].expr); }
     free(p->buffers);
     for (int i = 0; i < p->nlaunches; i++) free(p->launches[i].args);
     free(p->launches);

@@ -66,6 +66,12 @@ extern const uint8_t isa_type_bits_of[T_COUNT], isa_type_kind_of[T_COUNT];
 static inline int isa_type_bits(DataType t) { return t < T_COUNT ? isa_type_bits_of[t] : 0; }   /* 8..64; 1 for .pred */
 static inline TypeKind isa_type_kind(DataType t) { return t < T_COUNT ? (TypeKind)isa_type_kind_of[t] : TK_NONE; }
 const char *isa_type_name(DataType t);  /* "u32" */
+/* A host value for an element of integer type t (n bits): it fits when a C
+ * cast to t keeps it, read as signed or as unsigned: -2^(n-1) to 2^n - 1
+ * (any int64_t when n is 64: its bits).  isa_int_canon: its low n bits,
+ * extended by t's signedness (what the element then reads as). */
+int isa_int_fits(DataType t, int64_t v);
+int64_t isa_int_canon(DataType t, int64_t v);
 /* .f16 .f16x2 .bf16 .bf16x2: TK_FLOAT, but not f32 even at 32 bits */
 static inline int isa_type_is_half(DataType t) { return t < 32 && (TMASK(t) & TM_HALF) != 0; }
 /* 2 for the paired types (.f16x2, .bf16x2), else 1 */
@@ -383,10 +389,16 @@ typedef struct BufferSpec {
     uint64_t count;
     uint8_t init;      /* InitKind */
     uint64_t seed;
+    /* A float buffer's numbers are doubles; an integer buffer's are exact
+     * (ilo, ihi, ivalue, ivalues: the element's bits, sign-extended from
+     * its width; a .u64 above 2^63 is negative here). */
     double lo, hi;     /* random range; iota: start (lo) and step (hi) */
+    int64_t ilo, ihi;
     double value;      /* fill */
+    int64_t ivalue;
     char *path;        /* file */
     double *values;    /* values(v0, v1, ...): count of them */
+    int64_t *ivalues;
     ExprOp *expr; int nexpr;   /* INIT_EXPR */
     uint8_t *data;     /* INIT_DATA: the bytes of a .global's initializer */
     uint32_t data_bytes;

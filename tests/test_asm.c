@@ -275,10 +275,10 @@ static void test_design_buffers(void **state)
     assert_int_equal(b[3].type, T_U32);
     assert_int_equal(b[3].count, 16);
     assert_int_equal(b[3].init, INIT_IOTA);
-    assert_true(b[3].lo == 0.0 && b[3].hi == 1.0);           /* start 0, step 1 */
+    assert_true(b[3].ilo == 0 && b[3].ihi == 1);             /* start 0, step 1 (integers: exact) */
     assert_int_equal(b[4].type, T_S32);
     assert_int_equal(b[4].init, INIT_IOTA);
-    assert_true(b[4].lo == 5.0 && b[4].hi == -2.0);          /* iota(5, -2) */
+    assert_true(b[4].ilo == 5 && b[4].ihi == -2);            /* iota(5, -2) */
     assert_int_equal(b[5].type, T_F64);
     assert_int_equal(b[5].init, INIT_FILL);
     assert_true(b[5].value == 2.5);
@@ -289,7 +289,7 @@ static void test_design_buffers(void **state)
     assert_int_equal(b[7].type, T_S16);
     assert_int_equal(b[7].count, 128);                        /* BLOCK*2 */
     assert_int_equal(b[7].init, INIT_FILL);
-    assert_true(b[7].value == -3.0);
+    assert_true(b[7].ivalue == -3);
     assert_string_equal(b[8].name, "u");
     assert_int_equal(b[8].init, INIT_ZERO);                   /* no initialiser: zero */
     assert_int_equal(program_find_buffer(p, "g"), 6);
@@ -406,7 +406,7 @@ static void test_check_ref_without_args_and_file(void **state)
     assert_int_equal(c->nargs, 0);
     assert_string_equal(c->path, "a b.bin");
     assert_true(c->tol == 2.0 && c->rtol == 0.5);
-    assert_true(p->buffers[0].lo == 1.0 && p->buffers[0].hi == 1.0);   /* iota(1): step 1 */
+    assert_true(p->buffers[0].ilo == 1 && p->buffers[0].ihi == 1);     /* iota(1): step 1 */
     program_free(p);
 }
 
@@ -418,8 +418,42 @@ static void test_buffer_values(void **state)
                     ".entry k\n{\n    ret;\n}\n");
     assert_int_equal(p->buffers[0].init, INIT_VALUES);
     assert_true(p->buffers[0].values[0] == 0.25 && p->buffers[0].values[1] == 0.5 && p->buffers[0].values[2] == 0.25);
-    assert_true(p->buffers[1].values[0] == -1.0 && p->buffers[1].values[1] == 6.0);
+    assert_true(p->buffers[1].ivalues[0] == -1 && p->buffers[1].ivalues[1] == 6);
     program_free(p);
+}
+
+/* An integer buffer's numbers are kept exactly, as its elements read them
+ * (the first versions kept doubles: 0x7fffffffffffffff became 2^63, and -1
+ * or any .u64 above 2^63 became 0). */
+static void test_buffer_integers_exact(void **state)
+{
+    (void)state;
+    Program *p = ok(".buffer a .u64[4] values(0xffffffffffffffff, -1, 0x7fffffffffffffff, 9007199254740993)\n"
+                    ".buffer b .u32[2] values(-1, 4294967295)\n"
+                    ".buffer c .s8[2] values(255, -128)\n"
+                    ".buffer d .u64[2] fill(0x8000000000000001)\n"
+                    ".buffer e .s64[2] random(seed=3, min=-9223372036854775807, max=9223372036854775807)\n"
+                    ".buffer f .u64[2] random(min=0, max=0xffffffffffffffff)\n"
+                    ".buffer g .u16[2] iota(65535, -1)\n"
+                    ".entry k\n{\n    ret;\n}\n");
+    const BufferSpec *b = p->buffers;
+    assert_true(b[0].ivalues[0] == -1 && b[0].ivalues[1] == -1);           /* the same 64 bits */
+    assert_true(b[0].ivalues[2] == INT64_MAX && b[0].ivalues[3] == 9007199254740993ll);
+    assert_true(b[1].ivalues[0] == 4294967295ll && b[1].ivalues[1] == 4294967295ll);   /* as a .u32 reads it */
+    assert_true(b[2].ivalues[0] == -1 && b[2].ivalues[1] == -128);          /* as an .s8 reads it */
+    assert_true(b[3].ivalue == (int64_t)0x8000000000000001ull);
+    assert_true(b[4].ilo == -INT64_MAX && b[4].ihi == INT64_MAX);
+    assert_true(b[5].ilo == 0 && b[5].ihi == -1);                          /* unsigned: 0 to 2^64 - 1 */
+    assert_true(b[6].ilo == 65535 && b[6].ihi == -1);                      /* a step is any integer */
+    program_free(p);
+    /* what does not fit, or would be rounded: errors at the number */
+    bad(".buffer a .u8[1] values(256)\n.entry k\n{\n    ret;\n}\n", 1, 25,
+        "values(): 256 does not fit .u8 (-128 to 255: an element keeps the low 8 bits)");
+    bad(".buffer a .s16[1] fill(-32769)\n.entry k\n{\n    ret;\n}\n", 1, 24, "fill(): -32769 does not fit .s16");
+    bad(".buffer a .u32[1] values(1.5)\n.entry k\n{\n    ret;\n}\n", 1, 26,
+        "values(): a .u32 buffer holds whole numbers; this one has a fraction or an exponent");
+    bad(".buffer a .s32[4] iota(0, 0.5)\n.entry k\n{\n    ret;\n}\n", 1, 27, "iota(): a .s32 buffer holds whole numbers");
+    bad(".buffer a .u32[4] random(min=-1, max=5)\n.entry k\n{\n    ret;\n}\n", 1, 19, "random(): min is greater than max");
 }
 
 /* ---- expressions ------------------------------------------------------------ */
@@ -1358,6 +1392,7 @@ int main(void)
         cmocka_unit_test(test_launch_arg_kinds),
         cmocka_unit_test(test_check_ref_without_args_and_file),
         cmocka_unit_test(test_buffer_values),
+    cmocka_unit_test(test_buffer_integers_exact),
         cmocka_unit_test(test_expr_precedence),
         cmocka_unit_test(test_expr_min_max_shifts),
         cmocka_unit_test(test_expr_defines),

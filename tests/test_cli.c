@@ -112,6 +112,30 @@ static void test_newcomer_slips(void **s)
 /* --trace says what it wrote, and why a --functional run writes nothing. */
 /* "gpusim --trace HTML OPTS configs/fermi.ini kernels/evenodd.s" must exit
  * with code and print want (its %s: HTML). */
+/* 64-bit integers on the host side, exactly: the initialisers, --dump, a
+ * file, and checks that tell 2^53 from 2^53 + 1 (the first versions went
+ * through doubles: -1 and every .u64 above 2^63 became 0, and such a
+ * check passed). */
+static void test_integers_exact(void **s)
+{
+    (void)s;
+    expect("--functional --dump b --dump t configs/fermi.ini tests/data/int64_exact.s", 0,
+           "9007199254740993\n18446744073709551615\n9223372036854775808\n18446744073709551614\n"
+           "-9007199254740993\n9223372036854775807\n");
+    /* iota wraps in the element's width, as expr() does; -1 is all ones */
+    expect("--functional --dump w --dump v --dump m configs/fermi.ini tests/data/int64_exact.s", 0,
+           "65535\n65534\n65533\n-128\n-1\n126\n4294967295\n4294967295\n");
+    expect("configs/fermi.ini tests/data/int64_exact.s", 0, "check g          PASS  (4 values, max abs error 0)");
+    expect("-D OFF=-1 configs/fermi.ini tests/data/int64_exact.s", 1,
+           "check b          FAIL  (1 of 4 values differ)\n    b[0]: expected 9007199254740992, got 9007199254740993\n");
+    expect("configs/fermi.ini tests/data/int64_ref.s", 1,
+           "    a[0]: expected 9007199254740992, got 9007199254740993\n    (1 of them at 2^53 or beyond, where the "
+           "reference's doubles cannot tell neighbouring integers apart: check a with equals= or file=");
+    expect("configs/fermi.ini tests/data/int64_bad_file.s", 2,
+           "tests/data/int64_bad_file.s:3:9: error: buffer x: tests/data/int64_exact.expected: number 1 is "
+           "'9007199254740993', not a whole number that fits .u8");
+}
+
 static void expect_trace(const char *html, const char *opts, int code, const char *want)
 {
     char cmd[512], line[512];
@@ -401,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_newcomer_slips),
+        cmocka_unit_test(test_integers_exact),
         cmocka_unit_test(test_trace_messages),
         cmocka_unit_test(test_defines_and_sets),
         cmocka_unit_test(test_output_and_dump),

@@ -48,6 +48,49 @@ static void set(uint8_t *base, DataType t, uint64_t i, double x)
     memcpy(base + i * (uint64_t)bytes, &v, (size_t)bytes);
 }
 
+/* Integer elements, exactly: v's low bits stored; an element read back
+ * as isa_int_canon gives it (sign- or zero-extended by its type). */
+static void set_int(uint8_t *base, DataType t, uint64_t i, int64_t v)
+{
+    int bytes = isa_type_bits(t) / 8;
+    memcpy(base + i * (uint64_t)bytes, &v, (size_t)bytes);   /* the low bytes (little-endian host) */
+}
+
+static int64_t get_int(const uint8_t *base, DataType t, uint64_t i)
+{
+    int bytes = isa_type_bits(t) / 8;
+    int64_t v = 0;
+    memcpy(&v, base + i * (uint64_t)bytes, (size_t)bytes);
+    return isa_int_canon(t, v);
+}
+
+static int is_int_type(DataType t) { TypeKind k = isa_type_kind(t); return k == TK_SINT || k == TK_UINT || k == TK_BITS; }
+
+/* An integer element's value as a double (a .u64 or .b64 above 2^63 reads
+ * as unsigned): exact up to 2^53. */
+static double int_num(int64_t v, DataType t) { return isa_type_kind(t) == TK_SINT ? (double)v : (double)(uint64_t)v; }
+
+/* Two integer elements (of types at, bt) hold the same number. */
+static int int_same(int64_t a, DataType at, int64_t b, DataType bt)
+{
+    if (a != b) return 0;
+    /* equal bits: one number unless they are negative as int64_t, which a
+     * signed type reads as below 0 and a 64-bit unsigned one as above 2^63 */
+    return a >= 0 || (isa_type_kind(at) == TK_SINT) == (isa_type_kind(bt) == TK_SINT);
+}
+
+/* random(min=, max=) for integer type t from one draw (r, and u in [0,1)
+ * made from it): uniform in [min, max].  Within +-2^53 by the doubles of
+ * the first versions (the same buffers as before); beyond, where doubles
+ * cannot hold every integer, by r modulo the span. */
+static int64_t random_int(const BufferSpec *b, DataType t, uint64_t r, double u)
+{
+    double lo = int_num(b->ilo, t), hi = int_num(b->ihi, t);
+    if (fabs(lo) <= 0x1p53 && fabs(hi) <= 0x1p53) return (int64_t)(lo + floor(u * (hi - lo + 1)));
+    uint64_t span = (uint64_t)b->ihi - (uint64_t)b->ilo + 1;   /* 0: all 2^64 values */
+    return (int64_t)((uint64_t)b->ilo + (span ? r % span : r));
+}
+
 /* splitmix64: a small, well-mixed, seedable generator; the same seed gives
  * the same buffer on every machine. */
 static uint64_t next_random(uint64_t *s)
@@ -75,8 +118,27 @@ static int load_file(const Program *p, const BufferSpec *b, uint8_t *data, DiagL
         return -1;
     }
     uint64_t i = 0;
-    double x;
-    while (i < b->count && fscanf(f, "%lf", &x) == 1) set(data, (DataType)b->type, i++, x);
+    DataType t = (DataType)b->type;
+    if (is_int_type(t)) {
+        /* whole numbers in decimal, exactly (--dump writes them so) */
+        char tok[64];
+        while (i < b->count && fscanf(f, "%63s", tok) == 1) {
+            char *end;
+            errno = 0;
+            int64_t v = tok[0] == '-' ? (int64_t)strtoll(tok, &end, 10) : (int64_t)strtoull(tok, &end, 10);
+            if (*end || end == tok || errno || !isa_int_fits(t, v)) {
+                diag_add(dl, p->filename, b->line, b->col, program_line(p, b->line, NULL),
+                         "buffer %s: %s: number %" PRIu64 " is '%s', not a whole number that fits .%s", b->name, path,
+                         i + 1, tok, isa_type_name(t));
+                fclose(f);
+                return -1;
+            }
+            set_int(data, t, i++, v);
+        }
+    } else {
+        double x;
+        while (i < b->count && fscanf(f, "%lf", &x) == 1) set(data, t, i++, x);
+    }
     fclose(f);
     if (i < b->count) {
         diag_add(dl, p->filename, b->line, b->col, program_line(p, b->line, NULL),
@@ -160,24 +222,37 @@ int host_init_buffers(const Program *p, Memory *m, DiagList *dl)
         const BufferSpec *b = &p->buffers[bi];
         uint8_t *data = mem_region_of_buffer(m, bi)->data;
         DataType t = (DataType)b->type;
-        int is_float = isa_type_kind(t) == TK_FLOAT;
+        int is_int = is_int_type(t);   /* integers exactly: b->ilo, ihi, ivalue, ivalues */
         uint64_t state = b->seed;
         switch ((InitKind)b->init) {
         case INIT_ZERO: break;   /* mem_init zero-fills */
-        case INIT_FILL: for (uint64_t i = 0; i < b->count; i++) set(data, t, i, b->value); break;
-        case INIT_IOTA: for (uint64_t i = 0; i < b->count; i++) set(data, t, i, b->lo + b->hi * (double)i); break;
+        case INIT_FILL:
+            for (uint64_t i = 0; i < b->count; i++)
+                if (is_int) set_int(data, t, i, b->ivalue);
+                else set(data, t, i, b->value);
+            break;
+        case INIT_IOTA:   /* integers wrap, keeping the low bits, as expr() does */
+            for (uint64_t i = 0; i < b->count; i++)
+                if (is_int) set_int(data, t, i, (int64_t)((uint64_t)b->ilo + (uint64_t)b->ihi * i));
+                else set(data, t, i, b->lo + b->hi * (double)i);
+            break;
         case INIT_RANDOM:
             for (uint64_t i = 0; i < b->count; i++) {
-                double u = (double)(next_random(&state) >> 11) * 0x1.0p-53;   /* [0,1) */
+                uint64_t r = next_random(&state);
+                double u = (double)(r >> 11) * 0x1.0p-53;   /* [0,1) */
                 /* floats: uniform in [min,max); integers: uniform in [min,max] */
-                double x = is_float ? b->lo + (b->hi - b->lo) * u : b->lo + floor(u * (b->hi - b->lo + 1));
-                set(data, t, i, x);
+                if (is_int) set_int(data, t, i, random_int(b, t, r, u));
+                else set(data, t, i, b->lo + (b->hi - b->lo) * u);
             }
             break;
         case INIT_FILE:
             if (load_file(p, b, data, dl)) rc = -1;
             break;
-        case INIT_VALUES: for (uint64_t i = 0; i < b->count; i++) set(data, t, i, b->values[i]); break;
+        case INIT_VALUES:
+            for (uint64_t i = 0; i < b->count; i++)
+                if (is_int) set_int(data, t, i, b->ivalues[i]);
+                else set(data, t, i, b->values[i]);
+            break;
         case INIT_EXPR:
             if (init_expr(p, b, data, dl)) rc = -1;
             break;
@@ -504,6 +579,25 @@ static void fmt_val(char *buf, size_t n, double v, DataType t)
     else snprintf(buf, n, "%.0f", v);
 }
 
+static void fmt_int(char *buf, size_t n, int64_t v, DataType t)
+{
+    if (isa_type_kind(t) == TK_SINT) snprintf(buf, n, "%" PRId64, v);
+    else snprintf(buf, n, "%" PRIu64, (uint64_t)v);
+}
+
+/* |a - b| of two integer elements, as a double (exact where it is below 2^53). */
+static double int_diff(int64_t a, DataType at, int64_t b, DataType bt)
+{
+    int an = isa_type_kind(at) == TK_SINT && a < 0, bn = isa_type_kind(bt) == TK_SINT && b < 0;
+    uint64_t am = an ? 0 - (uint64_t)a : (uint64_t)a, bm = bn ? 0 - (uint64_t)b : (uint64_t)b;
+    if (an != bn) return (double)am + (double)bm;
+    return (double)(am > bm ? am - bm : bm - am);
+}
+
+/* Doubles hold every integer below 2^53 (from there on, 2^53 + 1 reads as
+ * 2^53); a reference computes in doubles. */
+#define EXACT_INT 0x1p53
+
 int host_run_check(const Program *p, const Memory *m, int ci, CheckResult *r, DiagList *dl)
 {
     const CheckSpec *c = &p->checks[ci];
@@ -515,7 +609,12 @@ int host_run_check(const Program *p, const Memory *m, int ci, CheckResult *r, Di
     r->buffer = c->buffer;
     double *exp = calloc((size_t)n, sizeof *exp);
     uint8_t *chk = malloc((size_t)n);
-    if (!exp || !chk) { free(exp); free(chk); return -1; }
+    /* an integer buffer against integers (equals= an integer buffer, or a
+     * file): compared exactly, in iexp, of type et */
+    int is_int = is_int_type(t);
+    DataType et = c->equals >= 0 ? (DataType)p->buffers[c->equals].type : t;
+    int64_t *iexp = is_int && !c->ref && is_int_type(et) ? calloc((size_t)n, sizeof *iexp) : NULL;
+    if (!exp || !chk || (is_int && !c->ref && is_int_type(et) && !iexp)) { free(exp); free(chk); free(iexp); return -1; }
     memset(chk, 1, (size_t)n);
     if (c->ref) {
         const Ref *ref = find_ref(c->ref);
@@ -534,39 +633,62 @@ int host_run_check(const Program *p, const Memory *m, int ci, CheckResult *r, Di
     } else if (c->equals >= 0) {
         const BufferSpec *o = &p->buffers[c->equals];
         const uint8_t *od = mem_region_of_buffer((Memory *)m, c->equals)->data;
-        for (uint64_t i = 0; i < n; i++) exp[i] = i < o->count ? get(od, (DataType)o->type, i) : 0;
+        for (uint64_t i = 0; i < n; i++)
+            if (iexp) iexp[i] = i < o->count ? get_int(od, et, i) : 0;
+            else exp[i] = i < o->count ? get(od, (DataType)o->type, i) : 0;
     } else {
         BufferSpec tmp = *b;
         tmp.path = c->path;
         uint8_t *buf = calloc((size_t)n, (size_t)(isa_type_bits(t) / 8));
-        if (!buf || load_file(p, &tmp, buf, dl)) { free(buf); free(exp); free(chk); return -1; }
-        for (uint64_t i = 0; i < n; i++) exp[i] = get(buf, t, i);
+        if (!buf || load_file(p, &tmp, buf, dl)) { free(buf); free(exp); free(chk); free(iexp); return -1; }
+        for (uint64_t i = 0; i < n; i++)
+            if (iexp) iexp[i] = get_int(buf, t, i);
+            else exp[i] = get(buf, t, i);
         free(buf);
     }
     int is_float = isa_type_kind(t) == TK_FLOAT;
     /* default tolerances: floats 1e-5 relative + 1e-6 absolute; integers exact */
     double tol = c->tol ? c->tol : is_float ? 1e-6 : 0, rtol = c->rtol ? c->rtol : is_float ? 1e-5 : 0;
     size_t len = 0;
+    uint64_t beyond = 0;   /* integers a double reference could not tell from their neighbours */
     for (uint64_t i = 0; i < n; i++) {
         if (!chk[i]) continue;
         r->compared++;
-        double g = get(got, t, i), e = exp[i];
-        double err = fabs(g - e);
-        int ok = (isnan(g) && isnan(e)) || err <= tol + rtol * fabs(e);
+        int64_t gi = is_int ? get_int(got, t, i) : 0;
+        double g = is_int ? int_num(gi, t) : get(got, t, i), e, err;
+        int ok;
+        if (iexp) {
+            e = int_num(iexp[i], et);
+            int same = int_same(gi, t, iexp[i], et);
+            err = same ? 0 : int_diff(gi, t, iexp[i], et);
+            ok = same || err <= tol + rtol * fabs(e);
+        } else {
+            e = exp[i];
+            err = fabs(g - e);
+            ok = (isnan(g) && isnan(e)) || err <= tol + rtol * fabs(e);
+            if (ok && is_int && (fabs(g) >= EXACT_INT || fabs(e) >= EXACT_INT)) { ok = 0; beyond++; }
+        }
         if (!isnan(err) && err > r->max_abs_err) r->max_abs_err = err;
         if (ok) continue;
         if (r->mismatches < 5 && len < sizeof r->detail - 120) {
             char gs[40], es[40];
-            fmt_val(gs, sizeof gs, g, t);
-            fmt_val(es, sizeof es, e, t);
+            if (is_int) fmt_int(gs, sizeof gs, gi, t);
+            else fmt_val(gs, sizeof gs, g, t);
+            if (iexp) fmt_int(es, sizeof es, iexp[i], et);
+            else fmt_val(es, sizeof es, e, t);
             len += (size_t)snprintf(r->detail + len, sizeof r->detail - len, "%s    %s[%" PRIu64 "]: expected %s, got %s",
                                     len ? "\n" : "", b->name, i, es, gs);
         }
         r->mismatches++;
     }
+    if (beyond && len < sizeof r->detail - 200)
+        snprintf(r->detail + len, sizeof r->detail - len,
+                 "\n    (%" PRIu64 " of them at 2^53 or beyond, where the reference's doubles cannot tell neighbouring "
+                 "integers apart: check %s with equals= or file=, which compare integers exactly)", beyond, b->name);
     r->passed = r->mismatches == 0;
     free(exp);
     free(chk);
+    free(iexp);
     return 0;
 }
 
@@ -579,7 +701,7 @@ void host_dump(const Program *p, const Memory *m, int bi, FILE *out)
         double v = get(d, t, i);
         if (t == T_F32 || t == T_F16 || t == T_BF16) fprintf(out, "%.9g\n", v);   /* exact enough to read back */
         else if (t == T_F64) fprintf(out, "%.17g\n", v);
-        else if (isa_type_kind(t) == TK_SINT) fprintf(out, "%" PRId64 "\n", (int64_t)v);
+        else if (isa_type_kind(t) == TK_SINT) fprintf(out, "%" PRId64 "\n", get_int(d, t, i));
         else {
             uint64_t u = 0;
             memcpy(&u, d + i * (uint64_t)(isa_type_bits(t) / 8), (size_t)(isa_type_bits(t) / 8));
