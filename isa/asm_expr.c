@@ -62,6 +62,15 @@ static int parse_unary(Asm *A, int64_t *out)
 {
     Token t = asm_peek(A);
     if (asm_is_punct(&t, '-') || asm_is_punct(&t, '~') || asm_is_punct(&t, '+') || asm_is_punct(&t, '!')) {
+        Token n = asm_peek_n(A, 1);
+        if (t.punct == '-' && n.kind == TOK_INT && n.ival == 1ull << 63) {
+            /* -9223372036854775808: the one literal past INT64_MAX that
+             * negated is a signed 64-bit value (INT64_MIN), as in C */
+            asm_next(A);
+            asm_next(A);
+            *out = INT64_MIN;
+            return 0;
+        }
         if (++A->depth > MAX_EXPR_DEPTH) { asm_err(A, &t, "expression nested too deeply"); return -1; }
         asm_next(A);
         int64_t v;

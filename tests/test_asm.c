@@ -484,6 +484,8 @@ static void test_expr_precedence(void **state)
     assert_int_equal(eval("1|2^3"), 1);                       /* ^ before | */
     assert_int_equal(eval("-3*-2"), 6);
     assert_int_equal(eval("~0"), -1);
+    assert_true(eval("-9223372036854775808") == INT64_MIN);       /* INT64_MIN written out, as in C (it was an overflow) */
+    assert_true(eval("-9223372036854775808 + 5") == INT64_MIN + 5);
     assert_int_equal(eval("!0 + !5"), 1);
     assert_int_equal(eval("-7/2"), -3);                       /* C division truncates */
     assert_int_equal(eval("-7%3"), -1);
@@ -937,6 +939,8 @@ static const BadCase bad_cases[] = {
       "integer overflow in expression" },
     { "overflow in *", ".define B (1<<62)*4\n.entry k\n{\n    ret;\n}\n", 1, 18, "integer overflow in expression" },
     { "overflow in negation", ".define B -(-0x7fffffffffffffff-1)\n.entry k\n{\n    ret;\n}\n", 1, 11,
+      "integer overflow in expression" },
+    { "overflow below INT64_MIN", ".define B -9223372036854775808 - 1\n.entry k\n{\n    ret;\n}\n", 1, 32,
       "integer overflow in expression" },
     { "shift out of range", ".define S (1<<64)\n.entry k\n{\n    ret;\n}\n", 1, 13, "shift by 64 is out of range [0,63]" },
     { "unknown name in expression", ".define A (B+1)\n.entry k\n{\n    ret;\n}\n", 1, 12,
