@@ -40,12 +40,16 @@ static int parse_number(Asm *A, double *out)
     return 0;
 }
 
+/* How parse_elem bounds an integer: any 64-bit value (iota's step), what
+ * fits the element as signed or unsigned (isa_int_fits), or the range of
+ * the element's own signedness (random's bounds: -1 is not 2^32 - 1 there). */
+enum { FIT_ANY, FIT_BITS, FIT_RANGE };
+
 /* A number for an element of buffer type t, from initialiser `what`: a
  * float buffer takes any number (into *f); an integer buffer an integer
  * expression (into *i, exactly), never a float literal, which it would
- * have to round.  With fit set the value must fit t (isa_int_fits) and is
- * kept as t's element reads it (isa_int_canon); else any 64-bit integer
- * (iota's step). */
+ * have to round; bounded by fit and kept as t's element reads it
+ * (isa_int_canon), except FIT_ANY's. */
 static int parse_elem(Asm *A, DataType t, double *f, int64_t *i, const char *what, int fit)
 {
     if (isa_type_kind(t) == TK_FLOAT) return parse_number(A, f);
@@ -56,13 +60,22 @@ static int parse_elem(Asm *A, DataType t, double *f, int64_t *i, const char *wha
         return -1;
     }
     if (asm_parse_expr(A, i)) return -1;
-    if (fit && !isa_int_fits(t, *i)) {
-        int n = isa_type_bits(t);
+    int n = isa_type_bits(t), sgn = isa_type_kind(t) == TK_SINT;
+    if (fit == FIT_BITS && !isa_int_fits(t, *i)) {
         asm_err(A, &at, "%s: %lld does not fit .%s (%lld to %llu: an element keeps the low %d bits)", what,
                 (long long)*i, isa_type_name(t), -(long long)(1ull << (n - 1)), (unsigned long long)((1ull << n) - 1), n);
         return -1;
     }
-    if (fit) *i = isa_int_canon(t, *i);
+    if (fit == FIT_RANGE && n < 64 && (sgn ? *i != isa_int_canon(t, *i) : *i < 0 || *i >= (int64_t)(1ull << n))) {
+        asm_err(A, &at, "%s: %lld is outside .%s (%lld to %llu)", what, (long long)*i, isa_type_name(t),
+                sgn ? -(long long)(1ull << (n - 1)) : 0ll, (unsigned long long)(sgn ? (1ull << (n - 1)) - 1 : (1ull << n) - 1));
+        return -1;
+    }
+    if (fit == FIT_RANGE && n == 64 && !sgn && *i < 0 && asm_is_punct(&at, '-')) {
+        asm_err(A, &at, "%s: %lld is outside .%s (0 to 18446744073709551615)", what, (long long)*i, isa_type_name(t));
+        return -1;
+    }
+    if (fit != FIT_ANY) *i = isa_int_canon(t, *i);
     return 0;
 }
 
@@ -76,7 +89,7 @@ static int parse_values(Asm *A, BufferSpec *s, const Token *init)
     for (;;) {
         double v = 0;
         int64_t iv = 0;
-        if (parse_elem(A, t, &v, &iv, "values()", 1)) return -1;
+        if (parse_elem(A, t, &v, &iv, "values()", FIT_BITS)) return -1;
         if (n < s->count) {   /* grows with the text, never past the buffer */
             if (n == cap) {
                 cap = cap ? cap * 2 : 16;
@@ -307,15 +320,15 @@ void asm_parse_buffer(Asm *A)
         else if (asm_tok_is(&init, "iota")) {
             s.init = INIT_IOTA; s.lo = 0; s.hi = 1; s.ilo = 0; s.ihi = 1;
             if (asm_accept(A, '(')) {
-                if (parse_elem(A, type, &s.lo, &s.ilo, "iota()", 1)) return;
-                if (asm_accept(A, ',') && parse_elem(A, type, &s.hi, &s.ihi, "iota()", 0)) return;
+                if (parse_elem(A, type, &s.lo, &s.ilo, "iota()", FIT_BITS)) return;
+                if (asm_accept(A, ',') && parse_elem(A, type, &s.hi, &s.ihi, "iota()", FIT_ANY)) return;
                 if (asm_expect(A, ')', "after iota(start, step)")) return;
             }
         } else if (asm_tok_is(&init, "expr")) {
             if (parse_expr_init(A, &s)) return;
         } else if (asm_tok_is(&init, "fill")) {
             s.init = INIT_FILL;
-            if (asm_expect(A, '(', "after fill") || parse_elem(A, type, &s.value, &s.ivalue, "fill()", 1) ||
+            if (asm_expect(A, '(', "after fill") || parse_elem(A, type, &s.value, &s.ivalue, "fill()", FIT_BITS) ||
                 asm_expect(A, ')', "after fill(value"))
                 return;
         } else if (asm_tok_is(&init, "random")) {
@@ -328,8 +341,8 @@ void asm_parse_buffer(Asm *A)
                         int64_t v;
                         if (asm_parse_expr(A, &v)) return;
                         s.seed = (uint64_t)v;
-                    } else if (asm_tok_is(&key, "min")) { if (parse_elem(A, type, &s.lo, &s.ilo, "random()", 1)) return; }
-                    else if (asm_tok_is(&key, "max")) { if (parse_elem(A, type, &s.hi, &s.ihi, "random()", 1)) return; }
+                    } else if (asm_tok_is(&key, "min")) { if (parse_elem(A, type, &s.lo, &s.ilo, "random()", FIT_RANGE)) return; }
+                    else if (asm_tok_is(&key, "max")) { if (parse_elem(A, type, &s.hi, &s.ihi, "random()", FIT_RANGE)) return; }
                     else { asm_err(A, &key, "random() takes seed=, min= and max=, not %s", asm_show(&key, b, sizeof b)); return; }
                     if (asm_accept(A, ',')) continue;
                     if (asm_expect(A, ')', "to close random(...)")) return;

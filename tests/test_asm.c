@@ -453,7 +453,11 @@ static void test_buffer_integers_exact(void **state)
     bad(".buffer a .u32[1] values(1.5)\n.entry k\n{\n    ret;\n}\n", 1, 26,
         "values(): a .u32 buffer holds whole numbers; this one has a fraction or an exponent");
     bad(".buffer a .s32[4] iota(0, 0.5)\n.entry k\n{\n    ret;\n}\n", 1, 27, "iota(): a .s32 buffer holds whole numbers");
-    bad(".buffer a .u32[4] random(min=-1, max=5)\n.entry k\n{\n    ret;\n}\n", 1, 19, "random(): min is greater than max");
+    bad(".buffer a .u32[4] random(min=-1, max=5)\n.entry k\n{\n    ret;\n}\n", 1, 30,
+        "random(): -1 is outside .u32 (0 to 4294967295)");
+    bad(".buffer a .s8[4] random(min=-129)\n.entry k\n{\n    ret;\n}\n", 1, 29, "random(): -129 is outside .s8 (-128 to 127)");
+    bad(".buffer a .u64[4] random(min=-1)\n.entry k\n{\n    ret;\n}\n", 1, 30, "random(): -1 is outside .u64");
+    bad(".buffer a .u16[4] random(min=9, max=3)\n.entry k\n{\n    ret;\n}\n", 1, 19, "random(): min is greater than max");
 }
 
 /* ---- expressions ------------------------------------------------------------ */
