@@ -50,6 +50,30 @@ static inline float f32(uint64_t v) { uint32_t u = (uint32_t)v; float f; memcpy(
 static inline double f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
 static inline uint64_t bf32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline uint64_t bf64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+/* An arithmetic result's bits, a NaN's included, by one rule whichever
+ * path computed it (the row loops or the per-lane switch) and whatever
+ * the host's FPU would choose (IEEE 754 and PTX leave a NaN's payload to
+ * the implementation):
+ * - .f32: every NaN the canonical 0x7FFFFFFF, as the H100 gives for the
+ *   half types (tests/data/half: measured) and as PTX allows ("an
+ *   unspecified NaN");
+ * - .f64: the first NaN operand (a, then b, then c), quieted: the H100
+ *   keeps a NaN's payload through mul.f64 (tests/data/half/hw_cvt.s, the
+ *   f64 to f16 rows); a NaN made from numbers (inf - inf, 0 * inf), or
+ *   min/max of two NaNs, is the canonical 0x7FFFFFFFFFFFFFFF.
+ * tests/validation/cuda/nan_bits.cu measures every case on an H100. */
+#define NAN32 0x7fffffffu
+#define NAN64 0x7fffffffffffffffull
+#define QUIET64 (1ull << 51)
+static inline int isnan64(uint64_t v) { return (v & ~(1ull << 63)) > 0x7ff0000000000000ull; }
+static inline uint64_t rf32(float f) { return f != f ? NAN32 : bf32(f); }
+static inline uint64_t rf64(double d) { return d != d ? NAN64 : bf64(d); }
+/* d = op(a, b, c) of n operands (their bits) */
+static inline uint64_t rf64n(double d, uint64_t a, uint64_t b, uint64_t c, int n)
+{
+    if (d == d) return bf64(d);
+    return isnan64(a) ? a | QUIET64 : n > 1 && isnan64(b) ? b | QUIET64 : n > 2 && isnan64(c) ? c | QUIET64 : NAN64;
+}
 
 typedef struct X {
     Kernel *k;
@@ -286,9 +310,13 @@ static uint64_t float_op(const X *x, int lane, int is64)
     default: break;
     }
     if (in->flags & IF_SAT) { if (is64) r64 = fsat(r64); else r32 = (float)fsat(r32); }
-    if (is64) return bf64(r64);
+    if (in->op == OP_ABS || in->op == OP_NEG) {   /* sign operations: the bits but the sign */
+        if (is64) return bf64(r64);
+        return bf32(ftz ? ftz32(r32) : r32);
+    }
+    if (is64) return in->op == OP_MIN || in->op == OP_MAX ? rf64(r64) : rf64n(r64, ra, rb, rc, in->nops - 1);
     if (ftz) r32 = ftz32(r32);
-    return bf32(r32);
+    return rf32(r32);
 }
 
 /* ---- integers --------------------------------------------------------------- */
@@ -907,7 +935,7 @@ static int fast_ldst(const X *x, LaneMask m, ExecOut *out)
 
 static int exec_ldst(const X *x, LaneMask m, ExecOut *out)
 {
-    if (fast_ldst(x, m, out)) return 0;
+    if (!x->k->slow && fast_ldst(x, m, out)) return 0;
     const Instr *in = x->in;
     int ws = x->ws;
     int is_st = in->op == OP_ST;
@@ -961,9 +989,9 @@ static uint64_t atom_apply(const Instr *in, uint64_t old, uint64_t b, uint64_t c
         case ATOM_ADD: r = bits == 64 ? o + v : (double)((float)o + (float)v); break;
         case ATOM_MIN: r = fminmax(o, v, 0); break;
         case ATOM_MAX: r = fminmax(o, v, 1); break;
-        default: r = v; break;   /* exch */
+        default: return b;       /* exch: the bits, a NaN's included */
         }
-        return bits == 64 ? bf64(r) : bf32((float)r);
+        return bits == 64 ? rf64(r) : rf32((float)r);
     }
     uint64_t uo = zx(old, bits), ub = zx(b, bits);
     int64_t so = sx(old, bits), sb = sx(b, bits);
@@ -1606,7 +1634,7 @@ int exec_instr(Kernel *k, Warp *w, const Instr *in, LaneMask m, ExecOut *out)
     X x = context(k, w, in, in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ? k->defer : NULL);
     int ws = x.ws;
     out->has_mem = 0;
-    if (exec_fast(&x, m)) return 0;
+    if (!k->slow && exec_fast(&x, m)) return 0;
     TypeKind tk = x.kind;
     int is64 = x.bits == 64;
     int fenv_old = rounding_begin(&x);

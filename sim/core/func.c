@@ -44,7 +44,7 @@ static int run_cta(Kernel *k, Cta *c, const Config *cfg, uint64_t max_steps, con
 }
 
 int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
-             uint64_t max_steps, struct Checker *chk, const Progress *prog, Fault *fault)
+             uint64_t max_steps, struct Checker *chk, const Progress *prog, int slow, Fault *fault)
 {
     Kernel k;
     int nsms = cfg->gpu.num_sms;
@@ -54,6 +54,7 @@ int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
     if (kernel_use_schedule(&k, cfg->core.schedule == CORE_SCHEDULE_MACHINE && !chk)) { kernel_free(&k); return -1; }
     kernel_configure(&k, cfg->sm.max_call_depth, cfg->gpu.core_clock_mhz);
     k.check = chk;
+    k.slow = slow;
     int rc = 0;
     Cta c = { 0 };
     /* one block after the other on the same arrays (cta_next) */

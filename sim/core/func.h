@@ -15,8 +15,9 @@ struct Checker;
 
 /* Run launch li of p.  max_steps bounds the warp instructions of one block
  * (0: no bound; the watchdog); chk: the run-time checks, or NULL; prog:
- * where to tell how far it got, or NULL.  0 ok, -1 on a fault (in *fault). */
+ * where to tell how far it got, or NULL; slow: Kernel.slow.  0 ok, -1 on a
+ * fault (in *fault). */
 int func_run(const Program *p, int li, Memory *m, Stats *st, const Config *cfg,
-             uint64_t max_steps, struct Checker *chk, const Progress *prog, Fault *fault);
+             uint64_t max_steps, struct Checker *chk, const Progress *prog, int slow, Fault *fault);
 
 #endif

@@ -153,6 +153,9 @@ struct Kernel {
                                     machine order; counts are machine instructions */
     struct Checker *check;       /* run-time checks (check.h), NULL when off */
     DeferLog *defer;             /* non-NULL: global memory effects wait for exec_replay (gpu.c) */
+    int slow;                    /* 1: every instruction by the per-lane paths, none by the row
+                                    loops of exec_fast and fast_ldst: the same result, bit for
+                                    bit (RunOptions.slow_paths; test_exec_diff compares them) */
     struct PrintfRec *prints;    /* device printf lines of this launch (printf.h) */
     int nprints, capprints;
     Fault fault;

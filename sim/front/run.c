@@ -137,12 +137,12 @@ int run_program(Run *r, const Program *p, const Config *cfg, const char *config_
     int faulted = 0;
     check_init(&r->check, (unsigned)o->checks, cfg->sm.independent_threads);
     Checker *chk = o->checks & ~CHECK_ERROR ? &r->check : NULL;
-    GpuHost host = { o->threads, o->host_times, o->rows_apart, o->progress };
+    GpuHost host = { o->threads, o->host_times, o->rows_apart, o->slow_paths, o->progress };
     for (int i = 0; i < p->nlaunches && !faulted; i++) {
         const Stats *st = &r->stats;
         LaunchFigures before = { st->cycles, st->inst, st->thread_inst, st->ctas_launched };
         faulted = o->functional
-            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, chk, o->progress, &r->fault)
+            ? func_run(p, i, &r->mem, &r->stats, cfg, max_steps, chk, o->progress, o->slow_paths, &r->fault)
             : gpu_run_launch(p, i, &r->mem, &r->stats, cfg, ms, trace || stepper ? &obs : NULL, &step, &now,
                              o->max_cycles, chk, &host, &r->fault);
         r->per_launch[i] = (LaunchFigures){ st->cycles - before.cycles, st->inst - before.inst,

@@ -35,6 +35,7 @@ typedef struct RunOptions {
                                 any count gives the same result */
     GpuHostTimes *host_times;   /* where the host time went (make bench), or NULL */
     int rows_apart;          /* each register its own row, not packed (GpuHost.rows_apart; the tests) */
+    int slow_paths;          /* every instruction by the per-lane paths (Kernel.slow; the tests) */
 } RunOptions;
 
 /* What one launch added to the run's counters (the reports' per-launch

@@ -657,6 +657,7 @@ int gpu_run_launch(const Program *p, int li, Memory *m, Stats *st, const Config 
     }
     kernel_configure(&k, cfg->sm.max_call_depth, cfg->gpu.core_clock_mhz);
     k.check = chk;
+    k.slow = host && host->slow_paths;
     const LaunchSpec *l = k.spec;
     occupancy_compute(&t.occ, cfg, (int)(l->block[0] * l->block[1] * l->block[2]), k.entry->regs_per_thread,
                       program_launch_shared(p, l), k.nctas);

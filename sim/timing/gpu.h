@@ -62,6 +62,7 @@ typedef struct GpuHost {
      * code shares registers (kernel_pack_rows): the same result, bit for
      * bit (test_threads compares them) */
     int rows_apart;
+    int slow_paths;                /* Kernel.slow: no row loops (the tests' differential) */
     const Progress *progress;      /* NULL: nothing shown (sim/base/progress.h) */
 } GpuHost;
 

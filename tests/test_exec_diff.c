@@ -1,0 +1,439 @@
+/* test_exec_diff.c - the functional engine's row loops against its
+ * per-lane paths, on random programs.
+ *
+ * exec_fast (add, mul, fma, logic, shifts, selp, min, max, mov, setp, cvt
+ * between integers, cvta) and fast_ldst (loads and stores of 4 and 8
+ * bytes) work a whole register row at a time; exec_instr's switch works
+ * lane by lane and is what the rest of the tests pin to the PTX manual.
+ * Here each case is a random program over 32- and 64-bit integer, f32,
+ * f64 and predicate registers (with scalar and vector loads and stores of
+ * shared memory and loads of its input, if/else regions and loops whose
+ * lanes diverge, two deep), its values drawn to reach the
+ * edges (0, -1, the extremes, NaNs, infinities, subnormals, signed zeros,
+ * random bits), a third of its instructions guarded by a random predicate,
+ * in a block of 48 threads (the second warp has 16 lanes).  It runs
+ * functionally with the row loops (the default) and without
+ * (RunOptions.slow_paths), and in the PTX's own order (core.schedule =
+ * source: no back end); every register of every thread, stored to `out`,
+ * must hold the same bits each way; every fourth program also runs on the
+ * timing model, which must leave the same.  1,000 programs (250 under the
+ * sanitizers); 19,000 more passed when the test was written.  The seeds are fixed: a failure
+ * prints the program and the first register that differs, and
+ * `build/tests/test_exec_diff SEED` prints program SEED.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm.h"
+#include "sim/base/config.h"
+#include "sim/front/report.h"
+#include "sim/front/run.h"
+#include "tests/sanitized.h"
+
+enum { THREADS = 48, NREG = 6, NPRED = 4, SLOTS = 4 * NREG + NPRED, BODY = 24, PROGRAMS = 1000 };
+
+/* ---- random programs ---------------------------------------------------------- */
+static uint64_t next(uint64_t *s)   /* splitmix64 */
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int pick(uint64_t *s, int n) { return (int)(next(s) % (uint64_t)n); }
+
+/* A register's first value: the bits an edge case has as a 32- or 64-bit
+ * integer, float or double, or random bits. */
+static uint64_t edge_value(uint64_t *s)
+{
+    static const uint64_t edges[] = {
+        0, 1, 2, 3, 31, 32, 33, 63, 64, 0xffffffffffffffffull, 0xfffffffffffffffeull,
+        0x7fffffff, 0x80000000, 0xffffffff, 0x7fffffffffffffffull, 0x8000000000000000ull,
+        0x3f800000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7fa00001, 0xffc00001, 0x00000001, 0x80000000,
+        0x007fffff, 0x7f7fffff, 0x4b800000, 0xcf000000, 0x4f000000,
+        0x3ff0000000000000ull, 0xbff0000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+        0x7ff8000000000000ull, 0x7ff4000000000001ull, 0x0000000000000001ull, 0x000fffffffffffffull,
+        0x43e0000000000000ull, 0xc3e0000000000000ull, 0x41f0000000000000ull,
+    };
+    int k = pick(s, 4);
+    if (k == 0) return edges[pick(s, (int)(sizeof edges / sizeof edges[0]))];
+    if (k == 1) return (uint64_t)(int64_t)(pick(s, 41) - 20);           /* small, either sign */
+    if (k == 2) {                                                         /* a float or double of modest size */
+        double d = (double)(pick(s, 20001) - 10000) / (double)(1 + pick(s, 64));
+        float f = (float)d;
+        uint32_t u;
+        uint64_t v;
+        memcpy(&u, &f, 4);
+        memcpy(&v, &d, 8);
+        return pick(s, 2) ? (uint64_t)u : v;
+    }
+    return next(s);
+}
+
+typedef struct Text { char *s; size_t n, cap; } Text;
+
+static void put(Text *t, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+        va_end(ap);
+        assert_true(k >= 0);
+        if (t->n + (size_t)k < t->cap) { t->n += (size_t)k; return; }
+        t->cap = t->cap * 2 + (size_t)k + 256;
+        t->s = realloc(t->s, t->cap);
+        assert_non_null(t->s);
+    }
+}
+
+/* The register classes: %r (.b32), %rd (.b64), %f (.f32), %fd (.f64). */
+enum { R32, R64, F32, F64 };
+static const char *const prefix[] = { "%r", "%rd", "%f", "%fd" };
+
+static void reg(Text *t, uint64_t *s, int cls) { put(t, "%s%d", prefix[cls], pick(s, NREG)); }
+
+/* An operand b: a register of cls, or now and then an immediate. */
+static void src_b(Text *t, uint64_t *s, int cls)
+{
+    if (pick(s, 4)) { reg(t, s, cls); return; }
+    uint64_t v = edge_value(s);
+    if (cls == R32) put(t, "%lld", (long long)(int32_t)(uint32_t)v);
+    else if (cls == R64) put(t, "%lld", (long long)(int64_t)v);
+    else if (cls == F32) put(t, "0f%08X", (unsigned)(uint32_t)v);
+    else put(t, "0d%016llX", (unsigned long long)v);
+}
+
+static void shift_amount(Text *t, uint64_t *s)
+{
+    if (pick(s, 2)) reg(t, s, R32);
+    else put(t, "%d", pick(s, 70));
+}
+
+/* One instruction of the body. */
+static void instruction(Text *t, uint64_t *s)
+{
+    static const char *const int_cmp[] = { "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs" };
+    static const char *const flt_cmp[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu",
+                                           "geu", "num", "nan" };
+    static const char *const bool_op[] = { "and", "or", "xor" };
+    put(t, "    ");
+    if (!pick(s, 3)) put(t, "@%s%%p%d ", pick(s, 2) ? "" : "!", pick(s, NPRED));
+    int wide = pick(s, 2), cls = wide ? R64 : R32;
+    const char *u = wide ? "u64" : "u32", *si = wide ? "s64" : "s32", *b = wide ? "b64" : "b32";
+    const char *sgn = pick(s, 2) ? u : si;
+    switch (pick(s, 30)) {
+    case 0: case 1: {
+        static const char *const ops[] = { "add", "sub", "min", "max" };
+        put(t, "%s.%s ", ops[pick(s, 4)], sgn);
+        reg(t, s, cls); put(t, ", "); reg(t, s, cls); put(t, ", "); src_b(t, s, cls);
+        break;
+    }
+    case 2:
+        put(t, "mul.%s.%s ", pick(s, 2) ? "lo" : "hi", sgn);
+        reg(t, s, cls); put(t, ", "); reg(t, s, cls); put(t, ", "); src_b(t, s, cls);
+        break;
+    case 3:
+        put(t, "mad.%s.%s ", pick(s, 2) ? "lo" : "hi", sgn);
+        reg(t, s, cls); put(t, ", "); reg(t, s, cls); put(t, ", "); src_b(t, s, cls); put(t, ", "); reg(t, s, cls);
+        break;
+    case 4: {   /* 32 x 32 -> 64 */
+        int mad = pick(s, 2);
+        put(t, "%s.wide.%s ", mad ? "mad" : "mul", pick(s, 2) ? "u32" : "s32");
+        reg(t, s, R64); put(t, ", "); reg(t, s, R32); put(t, ", "); src_b(t, s, R32);
+        if (mad) { put(t, ", "); reg(t, s, R64); }
+        break;
+    }
+    case 5: case 6: {
+        static const char *const ops[] = { "and", "or", "xor" };
+        put(t, "%s.%s ", ops[pick(s, 3)], b);
+        reg(t, s, cls); put(t, ", "); reg(t, s, cls); put(t, ", "); src_b(t, s, cls);
+        break;
+    }
+    case 7:
+        put(t, "%s.%s ", pick(s, 2) ? "not" : "mov", b);
+        reg(t, s, cls); put(t, ", "); pick(s, 3) ? reg(t, s, cls) : src_b(t, s, cls);
+        break;
+    case 8:
+        put(t, "shl.%s ", b);
+        reg(t, s, cls); put(t, ", "); reg(t, s, cls); put(t, ", "); shift_amount(t, s);
+        break;
+    case 9: {
+        const char *ty[] = { b, u, si };
+        put(t, "shr.%s ", ty[pick(s, 3)]);
+        reg(t, s, cls); put(t, ", "); reg(t, s, cls); put(t, ", "); shift_amount(t, s);
+        break;
+    }
+    case 10: {   /* selp of any class */
+        static const char *const ty[] = { "b32", "b64", "f32", "f64" };
+        int c = pick(s, 4);
+        put(t, "selp.%s ", ty[c]);
+        reg(t, s, c); put(t, ", "); reg(t, s, c); put(t, ", "); src_b(t, s, c); put(t, ", %%p%d", pick(s, NPRED));
+        break;
+    }
+    case 11:
+        put(t, "%s.%s ", pick(s, 2) ? "neg" : "abs", si);
+        reg(t, s, cls); put(t, ", "); reg(t, s, cls);
+        break;
+    case 12: case 13: {   /* setp, with a second predicate or a combining one now and then */
+        int c = pick(s, 4), fl = c >= F32;
+        static const char *const ity[] = { "u32", "s32", "b32", "u64", "s64", "b64" };
+        const char *ty = c == F32 ? "f32" : c == F64 ? "f64" : ity[(c == R64) * 3 + pick(s, 3)];
+        const char *cmp = fl ? flt_cmp[pick(s, 14)] : ty[0] == 'b' ? int_cmp[pick(s, 2)] : int_cmp[pick(s, 6) + (ty[0] == 'u') * 4 * pick(s, 2)];
+        int comb = pick(s, 3) == 0;
+        put(t, "setp.%s%s%s.%s %%p%d", cmp, comb ? "." : "", comb ? bool_op[pick(s, 3)] : "", ty, pick(s, NPRED));
+        if (pick(s, 3) == 0) put(t, "|%%p%d", pick(s, NPRED));
+        put(t, ", "); reg(t, s, c); put(t, ", "); src_b(t, s, c);
+        if (comb) put(t, ", %s%%p%d", pick(s, 2) ? "" : "!", pick(s, NPRED));
+        break;
+    }
+    case 14: {   /* integer conversions: narrow to wide, wide to narrow, within a width */
+        static const char *const small[] = { "u8", "s8", "u16", "s16", "u32", "s32" };
+        int to64 = pick(s, 2), from64 = pick(s, 2);
+        const char *dt = to64 ? (pick(s, 2) ? "u64" : "s64") : small[4 + pick(s, 2)];
+        const char *st = from64 ? (pick(s, 2) ? "u64" : "s64") : small[pick(s, 6)];
+        put(t, "cvt.%s.%s ", dt, st);
+        reg(t, s, to64 ? R64 : R32); put(t, ", "); reg(t, s, from64 ? R64 : R32);
+        break;
+    }
+    case 15:
+        put(t, "cvta%s.global.u64 ", pick(s, 2) ? ".to" : "");
+        reg(t, s, R64); put(t, ", "); reg(t, s, R64);
+        break;
+    case 16: case 17: case 18: {   /* float arithmetic */
+        static const char *const ops[] = { "add", "sub", "mul", "min", "max" };
+        static const char *const rnd[] = { "", ".rn", ".rz", ".rm", ".rp" };
+        int c = pick(s, 2) ? F32 : F64, o = pick(s, 5);
+        put(t, "%s%s.%s ", ops[o], o < 3 ? rnd[pick(s, 5)] : "", c == F32 ? "f32" : "f64");
+        reg(t, s, c); put(t, ", "); reg(t, s, c); put(t, ", "); src_b(t, s, c);
+        break;
+    }
+    case 19: case 20: {
+        static const char *const rnd[] = { ".rn", ".rz", ".rm", ".rp" };
+        int c = pick(s, 2) ? F32 : F64;
+        put(t, "fma%s.%s ", rnd[pick(s, 4) ? 0 : pick(s, 4)], c == F32 ? "f32" : "f64");
+        reg(t, s, c); put(t, ", "); reg(t, s, c); put(t, ", "); src_b(t, s, c); put(t, ", "); reg(t, s, c);
+        break;
+    }
+    case 21: {
+        int c = pick(s, 2) ? F32 : F64;
+        static const char *const ops[] = { "neg", "abs", "mov" };
+        put(t, "%s.%s ", ops[pick(s, 3)], c == F32 ? "f32" : "f64");
+        reg(t, s, c); put(t, ", "); reg(t, s, c);
+        break;
+    }
+    case 26: case 27: case 28: {   /* loads and stores, scalar and vector: this thread's 32 bytes of
+                                      shared memory (%tc) or its slots of `in` (%ta, loads) */
+        static const char *const ty[] = { "u32", "u64", "f32", "f64" };
+        int c = pick(s, 4), vec = (int[]){ 1, 2, 4 }[pick(s, 3)], esz = c == R64 || c == F64 ? 8 : 4;
+        if (vec * esz > 16) vec = 2;
+        int store = pick(s, 2), global = !store && pick(s, 3) == 0;
+        int span = global ? SLOTS * 8 : 32, off = pick(s, span / (vec * esz)) * vec * esz;
+        put(t, "%s.%s%s.%s ", store ? "st" : "ld", global ? "global" : "shared", vec == 1 ? "" : vec == 2 ? ".v2" : ".v4", ty[c]);
+        if (store) put(t, "[%s+%d], ", global ? "%ta" : "%tc", off);
+        if (vec > 1) {   /* distinct registers: a load may not write one twice */
+            int first = pick(s, NREG - vec + 1);
+            put(t, "{");
+            for (int k = 0; k < vec; k++) put(t, "%s%s%d", k ? ", " : "", prefix[c], first + k);
+            put(t, "}");
+        } else reg(t, s, c);
+        if (!store) put(t, ", [%s+%d]", global ? "%ta" : "%tc", off);
+        break;
+    }
+    case 22: {   /* float <-> integer and float <-> double */
+        static const char *const ity[] = { "u32", "s32", "u64", "s64" };
+        int k = pick(s, 4), i = pick(s, 4), i64 = i >= 2;
+        if (k == 0) { put(t, "cvt.rn.f32.%s ", ity[i]); reg(t, s, F32); put(t, ", "); reg(t, s, i64 ? R64 : R32); }
+        else if (k == 1) { put(t, "cvt.rzi.%s.f64 ", ity[i]); reg(t, s, i64 ? R64 : R32); put(t, ", "); reg(t, s, F64); }
+        else if (k == 2) { put(t, "cvt.f64.f32 "); reg(t, s, F64); put(t, ", "); reg(t, s, F32); }
+        else { put(t, "cvt.rn.f32.f64 "); reg(t, s, F32); put(t, ", "); reg(t, s, F64); }
+        break;
+    }
+    default: {   /* a move between classes of the same width */
+        int w = pick(s, 2);
+        put(t, "mov.%s ", w ? "b64" : "b32");
+        int d = w ? (pick(s, 2) ? R64 : F64) : (pick(s, 2) ? R32 : F32), a = w ? (pick(s, 2) ? R64 : F64) : (pick(s, 2) ? R32 : F32);
+        reg(t, s, d); put(t, ", "); reg(t, s, a);
+        break;
+    }
+    }
+    put(t, ";\n");
+}
+
+/* An instruction, or (depth allowing) a region of control flow around a
+ * few: an if/else on a per-lane predicate (divergent), or a loop whose
+ * trip count, 0 to 3, comes from a register's low bits (divergent too) or
+ * is the same for every lane.  The loop counter is %lc<depth>, which the
+ * body never writes; labels are numbered by *label. */
+static void region(Text *t, uint64_t *s, int depth, int *label)
+{
+    int k = depth < 2 ? pick(s, 10) : 9;
+    if (k == 0 || k == 1) {
+        int l = (*label)++, n1 = 1 + pick(s, 3), n2 = pick(s, 3);
+        put(t, "    @%s%%p%d bra $L%d_else;\n", pick(s, 2) ? "" : "!", pick(s, NPRED), l);
+        for (int i = 0; i < n1; i++) region(t, s, depth + 1, label);
+        put(t, "    bra $L%d_end;\n$L%d_else:\n", l, l);
+        for (int i = 0; i < n2; i++) region(t, s, depth + 1, label);
+        put(t, "$L%d_end:\n", l);
+        return;
+    }
+    if (k == 2) {
+        int l = (*label)++, n = 1 + pick(s, 3);
+        if (pick(s, 2)) put(t, "    and.b32 %%lc%d, %%r%d, 3;\n", depth, pick(s, NREG));
+        else put(t, "    mov.u32 %%lc%d, %d;\n", depth, pick(s, 4));
+        put(t, "    setp.eq.u32 %%lp%d, %%lc%d, 0;\n    @%%lp%d bra $L%d_end;\n$L%d_top:\n", depth, depth, depth, l, l);
+        for (int i = 0; i < n; i++) region(t, s, depth + 1, label);
+        put(t, "    sub.u32 %%lc%d, %%lc%d, 1;\n    setp.ne.u32 %%lp%d, %%lc%d, 0;\n    @%%lp%d bra $L%d_top;\n$L%d_end:\n",
+            depth, depth, depth, depth, depth, l, l);
+        return;
+    }
+    instruction(t, s);
+}
+
+/* Program `seed`: its text (the caller frees). */
+static char *program(uint64_t seed)
+{
+    uint64_t s = seed * 0x2545f4914f6cdd1dull + 1;
+    Text t = { 0 };
+    put(&t, "// test_exec_diff program %llu\n.buffer in .u64[%d] values(", (unsigned long long)seed, THREADS * SLOTS);
+    for (int i = 0; i < THREADS * SLOTS; i++) put(&t, "%s0x%llx", i ? ", " : "", (unsigned long long)edge_value(&s));
+    put(&t, ")\n.buffer out .u64[%d] zero\n", THREADS * SLOTS);
+    put(&t, ".launch k grid=(1) block=(%d) args=(in, out)\n\n", THREADS);
+    put(&t, ".entry k (.param .u64 pin, .param .u64 pout)\n{\n");
+    put(&t, "    .reg .b32 %%r<%d>;\n    .reg .b64 %%rd<%d>;\n    .reg .f32 %%f<%d>;\n    .reg .f64 %%fd<%d>;\n",
+        NREG, NREG, NREG, NREG);
+    put(&t, "    .reg .pred %%p<%d>, %%lp<2>;\n    .reg .b32 %%t, %%lc<2>;\n    .reg .b64 %%ta, %%tb, %%tc;\n", NPRED);
+    put(&t, "    .shared .align 16 .b8 sh[%d];\n", THREADS * 32);
+    put(&t, "    ld.param.u64 %%ta, [pin];\n    mov.u32 %%t, %%tid.x;\n    mul.wide.u32 %%tb, %%t, %d;\n"
+            "    add.s64 %%ta, %%ta, %%tb;\n", SLOTS * 8);
+    put(&t, "    mov.u64 %%tc, sh;\n    mul.wide.u32 %%tb, %%t, 32;\n    add.s64 %%tc, %%tc, %%tb;\n"
+            "    mul.wide.u32 %%tb, %%t, %d;\n", SLOTS * 8);
+    for (int i = 0; i < NPRED; i++)
+        put(&t, "    ld.global.u32 %%t, [%%ta+%d];\n    setp.lt.u32 %%p%d, %%t, %u;\n", (4 * NREG + i) * 8, i,
+            (unsigned)(next(&s) >> 32));
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i < NREG; i++)
+            put(&t, "    ld.global.%s %s%d, [%%ta+%d];\n", (const char *[]){ "u32", "u64", "f32", "f64" }[c], prefix[c], i,
+                (c * NREG + i) * 8);
+    int label = 0;
+    for (int i = 0; i < BODY; i++) region(&t, &s, 0, &label);
+    put(&t, "    ld.param.u64 %%ta, [pout];\n    add.s64 %%ta, %%ta, %%tb;\n");
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i < NREG; i++)
+            put(&t, "    st.global.%s [%%ta+%d], %s%d;\n", (const char *[]){ "u32", "u64", "f32", "f64" }[c], (c * NREG + i) * 8,
+                prefix[c], i);
+    for (int i = 0; i < NPRED; i++)
+        put(&t, "    selp.u32 %%t, 1, 0, %%p%d;\n    st.global.u32 [%%ta+%d], %%t;\n", i, (4 * NREG + i) * 8);
+    put(&t, "    ret;\n}\n");
+    return t.s;
+}
+
+/* ---- running ---------------------------------------------------------------- */
+/* Run p (functional, or timed on the default config) and copy n 8-byte
+ * elements of buffer `out`. */
+enum { MACHINE, SOURCE };   /* core.schedule: the back end's order, or the PTX as written */
+
+static void run_buf_as(const Program *p, int functional, int slow, int order, uint64_t *out, size_t n)
+{
+    Config cfg;
+    config_defaults(&cfg);
+    cfg.core.schedule = order == SOURCE ? CORE_SCHEDULE_SOURCE : CORE_SCHEDULE_MACHINE;
+    RunOptions o = { .functional = functional, .slow_paths = slow, .threads = 1 };
+    Run r;
+    DiagList dl = { 0 };
+    int rc = run_program(&r, p, &cfg, "(defaults)", &o, &dl);
+    if (rc != RUN_OK) { diag_print(&dl, stderr); if (rc == RUN_FAULT) report_fault(&r, stderr); }
+    assert_int_equal(rc, RUN_OK);
+    int b = program_find_buffer(p, "out");
+    assert_true(b >= 0);
+    memcpy(out, mem_region_of_buffer(&r.mem, b)->data, sizeof(uint64_t) * n);
+    run_free(&r);
+    diag_free(&dl);
+}
+
+static void run_buf(const Program *p, int functional, int slow, uint64_t *out, size_t n)
+{
+    run_buf_as(p, functional, slow, MACHINE, out, n);
+}
+
+static void run_out(const Program *p, int functional, int slow, uint64_t *out)
+{
+    run_buf(p, functional, slow, out, THREADS * SLOTS);
+}
+
+static const char *slot_name(int i, char *buf)
+{
+    if (i < 4 * NREG) sprintf(buf, "%s%d", prefix[i / NREG], i % NREG);
+    else sprintf(buf, "%%p%d", i - 4 * NREG);
+    return buf;
+}
+
+/* The first register that differs between a and b, printed with the
+ * program's instructions (its values: `test_exec_diff SEED`). */
+static int same(const char *what, uint64_t seed, const char *text, const uint64_t *a, const uint64_t *b)
+{
+    for (int i = 0; i < THREADS * SLOTS; i++) {
+        if (a[i] == b[i]) continue;
+        char nm[16];
+        const char *body = strstr(text, ".entry");
+        fprintf(stderr, "%s", body ? body : text);
+        fprintf(stderr, "program %llu (build/tests/test_exec_diff %llu prints it), %s: thread %d, %s: 0x%016llx, "
+                        "then 0x%016llx\n", (unsigned long long)seed, (unsigned long long)seed, what, i / SLOTS,
+                slot_name(i % SLOTS, nm), (unsigned long long)a[i], (unsigned long long)b[i]);
+        return 0;
+    }
+    return 1;
+}
+
+static void test_row_loops_equal_lanes(void **state)
+{
+    (void)state;
+    static uint64_t fast[THREADS * SLOTS], slow[THREADS * SLOTS], timed[THREADS * SLOTS];
+    int bad = 0;
+    /* under the sanitizers a quarter of them: every path is still reached */
+    uint64_t programs = sanitized_subset() ? PROGRAMS / 4 : PROGRAMS;
+    for (uint64_t seed = 0; seed < programs && !bad; seed++) {
+        char *text = program(seed);
+        DiagList dl = { 0 };
+        Program *p = asm_assemble("diff.s", text, strlen(text), NULL, &dl);
+        if (!p) { diag_print(&dl, stderr); fprintf(stderr, "program %llu\n", (unsigned long long)seed); }
+        assert_non_null(p);
+        run_out(p, 1, 0, fast);
+        run_out(p, 1, 1, slow);
+        bad = !same("the row loops, then the per-lane paths", seed, text, fast, slow);
+        if (!bad) {   /* the back end's order and registers against the PTX as written */
+            run_buf_as(p, 1, 0, SOURCE, timed, THREADS * SLOTS);
+            bad = !same("machine order, then source order", seed, text, fast, timed);
+        }
+        if (!bad && seed % 4 == 0) {
+            run_out(p, 0, 0, timed);
+            bad = !same("timed, then functional", seed, text, timed, fast);
+        }
+        program_free(p);
+        diag_free(&dl);
+        free(text);
+    }
+    assert_false(bad);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2) {   /* print one program */
+        char *text = program(strtoull(argv[1], NULL, 10));
+        fputs(text, stdout);
+        free(text);
+        return 0;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_row_loops_equal_lanes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
