@@ -544,7 +544,8 @@ static const Case absneg_cases[] = {
     EQ("abs.s16 %rs1, -32768", D_R16, 0x8000),
     EQ("neg.s16 %rs1, 1", D_R16, 0xffff),
     EQ("abs.f32 %f1, -2.0", D_F32, 0x40000000u),
-    EQ("abs.f32 %f1, 0fFFC00000", D_F32, 0x7fc00000u),         /* clears the sign of a NaN */
+    EQ("abs.f32 %f1, 0fFFC00000", D_F32, 0x7fffffffu),         /* a NaN: the canonical one (H100: nan_bits.csv) */
+    EQ("abs.f64 %fd1, 0dFFF0000000000001", D_F64, 0xfff8000000000001ull),   /* .f64 keeps the NaN, sign too, quieted */
     EQ("neg.f32 %f1, 0f00000000", D_F32, 0x80000000u),
     EQ("neg.f64 %fd1, 1.0", D_F64, 0xbff0000000000000ull),
     EQ("abs.f64 %fd1, -0.5", D_F64, 0x3fe0000000000000ull),

@@ -50,29 +50,31 @@ static inline float f32(uint64_t v) { uint32_t u = (uint32_t)v; float f; memcpy(
 static inline double f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
 static inline uint64_t bf32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline uint64_t bf64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
-/* An arithmetic result's bits, a NaN's included, by one rule whichever
- * path computed it (the row loops or the per-lane switch) and whatever
- * the host's FPU would choose (IEEE 754 and PTX leave a NaN's payload to
- * the implementation):
- * - .f32: every NaN the canonical 0x7FFFFFFF, as the H100 gives for the
- *   half types (tests/data/half: measured) and as PTX allows ("an
- *   unspecified NaN");
- * - .f64: the first NaN operand (a, then b, then c), quieted: the H100
- *   keeps a NaN's payload through mul.f64 (tests/data/half/hw_cvt.s, the
- *   f64 to f16 rows); a NaN made from numbers (inf - inf, 0 * inf), or
- *   min/max of two NaNs, is the canonical 0x7FFFFFFFFFFFFFFF.
- * tests/validation/cuda/nan_bits.cu measures every case on an H100. */
+/* An arithmetic result's bits, a NaN's included, as an H100 gives them,
+ * whichever path computed it (the row loops or the per-lane switch) and
+ * whatever the host's FPU would choose: IEEE 754 and PTX leave a NaN's
+ * payload to the implementation, and x86 picks among NaN operands by
+ * their position in the host instruction, which the two paths did not
+ * share.  Measured (tests/validation/h100/measured/nan_bits.csv, from
+ * tests/validation/cuda/nan_bits.cu: every op on 13 values, NaNs of each
+ * kind among them):
+ * - .f32: every NaN result is 0x7FFFFFFF, abs and neg of a NaN too;
+ * - .f64: the payload of a NaN operand, quieted, chosen by position:
+ *   add sub mul min max b before a; div a before b; fma b, then c, then
+ *   a; abs, neg and sqrt keep their operand's (sign included); a NaN made
+ *   from numbers (inf - inf, 0 * inf, sqrt(-1)) is 0xFFF8000000000000.
+ * min and max of one NaN give the other operand (fminmax). */
 #define NAN32 0x7fffffffu
-#define NAN64 0x7fffffffffffffffull
+#define NAN64 0xfff8000000000000ull
 #define QUIET64 (1ull << 51)
 static inline int isnan64(uint64_t v) { return (v & ~(1ull << 63)) > 0x7ff0000000000000ull; }
 static inline uint64_t rf32(float f) { return f != f ? NAN32 : bf32(f); }
-static inline uint64_t rf64(double d) { return d != d ? NAN64 : bf64(d); }
-/* d = op(a, b, c) of n operands (their bits) */
-static inline uint64_t rf64n(double d, uint64_t a, uint64_t b, uint64_t c, int n)
+/* d computed from n operands, p0 p1 p2 (their bits) in the order the H100
+ * takes a NaN's payload from */
+static inline uint64_t rf64n(double d, uint64_t p0, uint64_t p1, uint64_t p2, int n)
 {
     if (d == d) return bf64(d);
-    return isnan64(a) ? a | QUIET64 : n > 1 && isnan64(b) ? b | QUIET64 : n > 2 && isnan64(c) ? c | QUIET64 : NAN64;
+    return isnan64(p0) ? p0 | QUIET64 : n > 1 && isnan64(p1) ? p1 | QUIET64 : n > 2 && isnan64(p2) ? p2 | QUIET64 : NAN64;
 }
 
 typedef struct X {
@@ -310,11 +312,14 @@ static uint64_t float_op(const X *x, int lane, int is64)
     default: break;
     }
     if (in->flags & IF_SAT) { if (is64) r64 = fsat(r64); else r32 = (float)fsat(r32); }
-    if (in->op == OP_ABS || in->op == OP_NEG) {   /* sign operations: the bits but the sign */
-        if (is64) return bf64(r64);
-        return bf32(ftz ? ftz32(r32) : r32);
+    if (is64) {   /* the payload of which NaN operand (see rf64n) */
+        switch ((Opcode)in->op) {
+        case OP_ADD: case OP_SUB: case OP_MUL: case OP_MIN: case OP_MAX: return rf64n(r64, rb, ra, 0, 2);
+        case OP_DIV: return rf64n(r64, ra, rb, 0, 2);
+        case OP_FMA: case OP_MAD: return rf64n(r64, rb, rc, ra, 3);
+        default: return rf64n(r64, ra, 0, 0, 1);
+        }
     }
-    if (is64) return in->op == OP_MIN || in->op == OP_MAX ? rf64(r64) : rf64n(r64, ra, rb, rc, in->nops - 1);
     if (ftz) r32 = ftz32(r32);
     return rf32(r32);
 }
@@ -991,7 +996,7 @@ static uint64_t atom_apply(const Instr *in, uint64_t old, uint64_t b, uint64_t c
         case ATOM_MAX: r = fminmax(o, v, 1); break;
         default: return b;       /* exch: the bits, a NaN's included */
         }
-        return bits == 64 ? rf64(r) : rf32((float)r);
+        return bits == 64 ? rf64n(r, b, old, 0, 2) : rf32((float)r);   /* as add, min and max of (old, b) */
     }
     uint64_t uo = zx(old, bits), ub = zx(b, bits);
     int64_t so = sx(old, bits), sb = sx(b, bits);
