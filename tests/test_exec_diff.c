@@ -7,8 +7,9 @@
  * lane by lane and is what the rest of the tests pin to the PTX manual.
  * Here each case is a random program over 32- and 64-bit integer, f32,
  * f64 and predicate registers (with scalar and vector loads and stores of
- * shared memory and loads of its input, if/else regions and loops whose
- * lanes diverge, two deep), its values drawn to reach the
+ * shared memory and loads of its input, shfl and vote on the active lanes,
+ * if/else regions and loops whose lanes diverge, two deep), its values
+ * drawn to reach the
  * edges (0, -1, the extremes, NaNs, infinities, subnormals, signed zeros,
  * random bits), a third of its instructions guarded by a random predicate,
  * in a block of 48 threads (the second warp has 16 lanes).  It runs
@@ -16,7 +17,8 @@
  * (RunOptions.slow_paths), and in the PTX's own order (core.schedule =
  * source: no back end); every register of every thread, stored to `out`,
  * must hold the same bits each way; every fourth program also runs on the
- * timing model, which must leave the same.  1,000 programs (250 under the
+ * timing model, and every fourth with the run-time checks on (their own
+ * issue path), which must leave the same.  1,000 programs (250 under the
  * sanitizers); 19,000 more passed when the test was written.  The seeds
  * are fixed: a failure prints the program and the first register that
  * differs, and `build/tests/test_exec_diff SEED` prints program SEED.
@@ -36,6 +38,7 @@
 #include "isa/asm.h"
 #include "sim/base/config.h"
 #include "sim/front/report.h"
+#include "sim/core/check.h"
 #include "sim/front/run.h"
 #include "tests/sanitized.h"
 
@@ -120,9 +123,38 @@ static void shift_amount(Text *t, uint64_t *s)
     else put(t, "%d", pick(s, 70));
 }
 
+/* A warp-wide instruction (shfl, vote), on the lanes active there: never
+ * guarded, its member mask the active lanes' (activemask), so that it is
+ * defined in divergent code and in the second, partial warp. */
+static void warp_wide(Text *t, uint64_t *s)
+{
+    static const char *const mode[] = { "idx", "up", "down", "bfly" };
+    put(t, "    activemask.b32 %%t;\n    ");
+    if (pick(s, 2)) {
+        int m = pick(s, 4);
+        put(t, "shfl.sync.%s.b32 ", mode[m]);
+        reg(t, s, pick(s, 2) ? R32 : F32);
+        if (pick(s, 3) == 0) put(t, "|%%p%d", pick(s, NPRED));
+        put(t, ", ");
+        reg(t, s, pick(s, 2) ? R32 : F32);
+        put(t, ", ");
+        if (pick(s, 2)) reg(t, s, R32);
+        else put(t, "%d", pick(s, 33));
+        put(t, ", %d, %%t;\n", (int[]){ 31, 0, 0x1f, 0x1c1f, 7 }[pick(s, 5)] & (m == 1 ? 0x1f00 : 0x1f1f));
+        return;
+    }
+    static const char *const vote[] = { "all.pred", "any.pred", "uni.pred", "ballot.b32" };
+    int v = pick(s, 4);
+    put(t, "vote.sync.%s ", vote[v]);
+    if (v == 3) reg(t, s, R32);
+    else put(t, "%%p%d", pick(s, NPRED));
+    put(t, ", %s%%p%d, %%t;\n", pick(s, 2) ? "" : "!", pick(s, NPRED));
+}
+
 /* One instruction of the body. */
 static void instruction(Text *t, uint64_t *s)
 {
+    if (pick(s, 16) == 0) { warp_wide(t, s); return; }
     static const char *const int_cmp[] = { "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs" };
     static const char *const flt_cmp[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu",
                                            "geu", "num", "nan" };
@@ -341,14 +373,17 @@ static char *program(uint64_t seed)
 /* ---- running ---------------------------------------------------------------- */
 /* Run p (functional, or timed on the default config) and copy n 8-byte
  * elements of buffer `out`. */
-enum { MACHINE, SOURCE };   /* core.schedule: the back end's order, or the PTX as written */
+enum { MACHINE, SOURCE, CHECKED };   /* core.schedule: the back end's order, or the PTX as written; or checked */
 
 static void run_buf_as(const Program *p, int functional, int slow, int order, uint64_t *out, size_t n)
 {
     Config cfg;
     config_defaults(&cfg);
     cfg.core.schedule = order == SOURCE ? CORE_SCHEDULE_SOURCE : CORE_SCHEDULE_MACHINE;
-    RunOptions o = { .functional = functional, .slow_paths = slow, .threads = 1 };
+    /* CHECKED: the run-time checks' issue path (warp_issue_checked), which
+     * runs the PTX as written and records every access */
+    RunOptions o = { .functional = functional, .slow_paths = slow, .threads = 1,
+                     .checks = order == CHECKED ? CHECK_RACES | CHECK_RACES_GLOBAL | CHECK_UNINIT : 0 };
     Run r;
     DiagList dl = { 0 };
     int rc = run_program(&r, p, &cfg, "(defaults)", &o, &dl);
@@ -418,6 +453,10 @@ static void test_row_loops_equal_lanes(void **state)
         if (!bad && seed % 4 == 0) {
             run_out(p, 0, 0, timed);
             bad = !same("timed, then functional", seed, text, timed, fast);
+        }
+        if (!bad && seed % 4 == 1) {
+            run_buf_as(p, 1, 0, CHECKED, timed, THREADS * SLOTS);
+            bad = !same("with the run-time checks, then without", seed, text, timed, fast);
         }
         program_free(p);
         diag_free(&dl);
