@@ -164,7 +164,7 @@ static void instruction(Text *t, uint64_t *s)
     int wide = pick(s, 2), cls = wide ? R64 : R32;
     const char *u = wide ? "u64" : "u32", *si = wide ? "s64" : "s32", *b = wide ? "b64" : "b32";
     const char *sgn = pick(s, 2) ? u : si;
-    switch (pick(s, 30)) {
+    switch (pick(s, 33)) {
     case 0: case 1: {
         static const char *const ops[] = { "add", "sub", "min", "max" };
         put(t, "%s.%s ", ops[pick(s, 4)], sgn);
@@ -280,6 +280,48 @@ static void instruction(Text *t, uint64_t *s)
             put(t, "}");
         } else reg(t, s, c);
         if (!store) put(t, ", [%s+%d]", global ? "%ta" : "%tc", off);
+        break;
+    }
+    case 29: {   /* integer division (by zero too: docs/isa.md) and bit counts */
+        static const char *const bitop[] = { "popc", "clz", "brev", "bfind", "cnot" };
+        if (pick(s, 2)) {
+            put(t, "%s.%s ", pick(s, 2) ? "div" : "rem", sgn);
+            reg(t, s, cls); put(t, ", "); reg(t, s, cls); put(t, ", "); src_b(t, s, cls);
+        } else {
+            int o = pick(s, 5);
+            put(t, "%s.%s ", bitop[o], o == 3 ? sgn : b);
+            reg(t, s, o < 2 || o == 3 ? R32 : cls); put(t, ", "); reg(t, s, cls);
+        }
+        break;
+    }
+    case 30: {   /* bit fields and byte permutes (32-bit) */
+        int o = pick(s, 3);
+        if (o == 0) { put(t, "bfe.%s ", pick(s, 2) ? "u32" : "s32"); reg(t, s, R32); put(t, ", "); reg(t, s, R32); put(t, ", "); shift_amount(t, s); put(t, ", "); shift_amount(t, s); }
+        else if (o == 1) { put(t, "bfi.b32 "); reg(t, s, R32); put(t, ", "); reg(t, s, R32); put(t, ", "); reg(t, s, R32); put(t, ", "); shift_amount(t, s); put(t, ", "); shift_amount(t, s); }
+        else { put(t, "prmt.b32 "); reg(t, s, R32); put(t, ", "); reg(t, s, R32); put(t, ", "); reg(t, s, R32); put(t, ", "); src_b(t, s, R32); }
+        break;
+    }
+    case 31: {   /* saturating and narrow conversions; set into a register */
+        static const char *const nt[] = { "u8", "s8", "u16", "s16" };
+        if (pick(s, 2)) {
+            put(t, "cvt.sat.%s.%s ", pick(s, 2) ? nt[pick(s, 4)] : (pick(s, 2) ? "u32" : "s32"), pick(s, 2) ? "s32" : "u32");
+            reg(t, s, R32); put(t, ", "); reg(t, s, R32);
+        } else {
+            int c = pick(s, 4);
+            static const char *const ty[] = { "s32", "u64", "f32", "f64" };
+            put(t, "set.%s.%s.%s ", c >= F32 ? "ltu" : "ge", pick(s, 2) ? "u32" : "f32", ty[c]);
+            reg(t, s, R32);   /* a .u32 or .f32 result in a 32-bit register */
+            put(t, ", "); reg(t, s, c); put(t, ", "); src_b(t, s, c);
+        }
+        break;
+    }
+    case 32: {   /* copysign, rcp, sqrt and the approximate functions */
+        int c = pick(s, 2) ? F32 : F64, o = pick(s, 4);
+        const char *ty = c == F32 ? "f32" : "f64";
+        if (o == 0) { put(t, "copysign.%s ", ty); reg(t, s, c); put(t, ", "); reg(t, s, c); put(t, ", "); reg(t, s, c); }
+        else if (o == 1) { put(t, "%s.rn.%s ", pick(s, 2) ? "rcp" : "sqrt", ty); reg(t, s, c); put(t, ", "); reg(t, s, c); }
+        else if (o == 2) { put(t, "div.rn.%s ", ty); reg(t, s, c); put(t, ", "); reg(t, s, c); put(t, ", "); src_b(t, s, c); }
+        else { static const char *const fn[] = { "sin", "cos", "ex2", "lg2", "rsqrt" }; put(t, "%s.approx.f32 ", fn[pick(s, 5)]); reg(t, s, F32); put(t, ", "); reg(t, s, F32); }
         break;
     }
     case 22: {   /* float <-> integer and float <-> double */
