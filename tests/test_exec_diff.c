@@ -42,7 +42,10 @@
 #include "sim/front/run.h"
 #include "tests/sanitized.h"
 
-enum { THREADS = 48, NREG = 6, NPRED = 4, SLOTS = 4 * NREG + NPRED, BODY = 24, PROGRAMS = 1000 };
+enum { THREADS = 48, NREG = 6, NPRED = 4, SLOTS = 4 * NREG + NPRED, PROGRAMS = 1000 };
+
+/* instructions or regions a program: 24 (export may ask for fewer) */
+static int body = 24;
 
 /* ---- random programs ---------------------------------------------------------- */
 static uint64_t next(uint64_t *s)   /* splitmix64 */
@@ -304,7 +307,8 @@ static void instruction(Text *t, uint64_t *s)
     case 31: {   /* saturating and narrow conversions; set into a register */
         static const char *const nt[] = { "u8", "s8", "u16", "s16" };
         if (pick(s, 2)) {
-            put(t, "cvt.sat.%s.%s ", pick(s, 2) ? nt[pick(s, 4)] : (pick(s, 2) ? "u32" : "s32"), pick(s, 2) ? "s32" : "u32");
+            const char *st = pick(s, 2) ? "s32" : "u32";   /* .sat needs two types (ptxas) */
+            put(t, "cvt.sat.%s.%s ", pick(s, 2) ? nt[pick(s, 4)] : st[0] == 's' ? "u32" : "s32", st);
             reg(t, s, R32); put(t, ", "); reg(t, s, R32);
         } else {
             int c = pick(s, 4);
@@ -390,7 +394,10 @@ static char *program(uint64_t seed)
     put(&t, "    .shared .align 16 .b8 sh[%d];\n", THREADS * 32);
     put(&t, "    ld.param.u64 %%ta, [pin];\n    mov.u32 %%t, %%tid.x;\n    mul.wide.u32 %%tb, %%t, %d;\n"
             "    add.s64 %%ta, %%ta, %%tb;\n", SLOTS * 8);
+    /* this thread's 32 bytes of shared memory, zeroed (a GPU's shared
+     * memory starts with whatever it held) */
     put(&t, "    mov.u64 %%tc, sh;\n    mul.wide.u32 %%tb, %%t, 32;\n    add.s64 %%tc, %%tc, %%tb;\n"
+            "    mov.b64 %%tb, 0;\n    st.shared.v2.u64 [%%tc+0], {%%tb, %%tb};\n    st.shared.v2.u64 [%%tc+16], {%%tb, %%tb};\n"
             "    mul.wide.u32 %%tb, %%t, %d;\n", SLOTS * 8);
     for (int i = 0; i < NPRED; i++)
         put(&t, "    ld.global.u32 %%t, [%%ta+%d];\n    setp.lt.u32 %%p%d, %%t, %u;\n", (4 * NREG + i) * 8, i,
@@ -400,7 +407,7 @@ static char *program(uint64_t seed)
             put(&t, "    ld.global.%s %s%d, [%%ta+%d];\n", (const char *[]){ "u32", "u64", "f32", "f64" }[c], prefix[c], i,
                 (c * NREG + i) * 8);
     int label = 0;
-    for (int i = 0; i < BODY; i++) region(&t, &s, 0, &label);
+    for (int i = 0; i < body; i++) region(&t, &s, 0, &label);
     put(&t, "    ld.param.u64 %%ta, [pout];\n    add.s64 %%ta, %%ta, %%tb;\n");
     for (int c = 0; c < 4; c++)
         for (int i = 0; i < NREG; i++)
@@ -626,8 +633,65 @@ static void test_nan_bits_as_measured(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* ---- the same programs on a GPU ---------------------------------------------------
+ * `test_exec_diff export DIR FROM N [BODY]`: programs FROM .. FROM+N-1 (of
+ * BODY instructions or regions: one says which instruction differs) as PTX
+ * modules a CUDA driver can load (DIR/pSEED.ptx: the kernel file without
+ * its host directives, and a .version/.target header), their input
+ * (DIR/pSEED.in: `in`, one hex value a line) and gpusim's output
+ * (DIR/pSEED.gpusim: `out`, likewise). tests/validation/cuda/run_ptx.cu
+ * runs them on a GPU and writes DIR/pSEED.gpu; compare_ptx_runs.py says
+ * where the two differ. */
+static void write_hex(const char *path, const uint64_t *v, size_t n)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (size_t i = 0; i < n; i++) fprintf(f, "%016llx\n", (unsigned long long)v[i]);
+    fclose(f);
+}
+
+static int export_programs(const char *dir, uint64_t from, uint64_t n)
+{
+    static uint64_t out[THREADS * SLOTS];
+    for (uint64_t seed = from; seed < from + n; seed++) {
+        char *text = program(seed), path[4096];
+        DiagList dl = { 0 };
+        Program *p = asm_assemble("diff.s", text, strlen(text), NULL, &dl);
+        if (!p) { diag_print(&dl, stderr); return 1; }
+        run_out(p, 1, 0, out);
+        snprintf(path, sizeof path, "%s/p%llu.gpusim", dir, (unsigned long long)seed);
+        write_hex(path, out, THREADS * SLOTS);
+        /* the input: the values(...) list of `in` */
+        const char *v = strstr(text, "values(") + 7;
+        snprintf(path, sizeof path, "%s/p%llu.in", dir, (unsigned long long)seed);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        for (int i = 0; i < THREADS * SLOTS; i++) {
+            char *end;
+            unsigned long long x = strtoull(v, &end, 16);
+            fprintf(f, "%016llx\n", x);
+            v = end + (*end == ',' ? 2 : 0);
+        }
+        fclose(f);
+        snprintf(path, sizeof path, "%s/p%llu.ptx", dir, (unsigned long long)seed);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, ".version 8.0\n.target sm_90\n.address_size 64\n\n.visible ");
+        fputs(strstr(text, ".entry k"), f);
+        fclose(f);
+        program_free(p);
+        diag_free(&dl);
+        free(text);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if ((argc == 5 || argc == 6) && !strcmp(argv[1], "export")) {
+        if (argc == 6) body = atoi(argv[5]);
+        return export_programs(argv[2], strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10));
+    }
     if (argc == 2) {   /* print one program */
         char *text = program(strtoull(argv[1], NULL, 10));
         fputs(text, stdout);
