@@ -195,8 +195,12 @@ static int check_half(Asm *A, const Token *t, const Instr *in)
     if (!half || in->op == OP_CVT || in->op == OP_MOV || in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM ||
         in->op == OP_RED)
         return 0;
-    if (in->rnd != RND_NONE && in->rnd != RND_RN) { asm_err(A, t, "%s.%s rounds with .rn only", mn, isa_type_name(ty)); return -1; }
     int bf = ty == T_BF16 || ty == T_BF16X2;
+    /* fma of .bf16 and .bf16x2 takes every rounding (ptxas 13.0, sm_90) */
+    if (in->rnd != RND_NONE && in->rnd != RND_RN && !(bf && in->op == OP_FMA)) {
+        asm_err(A, t, "%s.%s rounds with .rn only%s", mn, isa_type_name(ty), in->op == OP_FMA ? " (fma.bf16 and .bf16x2: .rn .rz .rm .rp)" : "");
+        return -1;
+    }
     if (bf && (in->flags & IF_SAT)) { asm_err(A, t, "%s.%s takes no .sat (.f16 and .f16x2 do)", mn, isa_type_name(ty)); return -1; }
     if (bf && (in->flags & IF_FTZ) && in->op != OP_EX2) {
         asm_err(A, t, "%s.%s takes no .ftz (.f16 and .f16x2 do)", mn, isa_type_name(ty));
@@ -205,6 +209,62 @@ static int check_half(Asm *A, const Token *t, const Instr *in)
     if ((in->flags & IF_RELU) && (in->flags & IF_SAT)) { asm_err(A, t, "%s: .relu and .sat exclude each other", mn); return -1; }
     if (in->op == OP_EX2 && !(in->flags & IF_APPROX)) { asm_err(A, t, "ex2.%s needs .approx", isa_type_name(ty)); return -1; }
     return 0;
+}
+
+/* ---- which modifiers a conversion takes ---------------------------------------------
+ * As ptxas (CUDA 13.0, sm_90) takes them: every cvt form of two types of
+ * u8..s64 f16 bf16 f32 f64 with each rounding, .ftz and .sat, 9,984 in
+ * all, against ptxas's verdict (tests/data/ptxas_modifiers.csv;
+ * test_asm's test_modifiers_as_ptxas).  NULL if cvt.d.s takes them, else
+ * what is wrong. */
+static const char *cvt_modifiers(DataType d, DataType s, Rounding rnd, int ftz, int sat)
+{
+    int fd = isa_type_kind(d) == TK_FLOAT, fs = isa_type_kind(s) == TK_FLOAT;
+    int wd = isa_type_bits(d), ws = isa_type_bits(s), bf = d == T_BF16 || s == T_BF16;
+    int frnd = rnd >= RND_RN && rnd <= RND_RP, irnd = rnd >= RND_RNI;
+    if (bf && ((!fd && wd == 8) || (!fs && ws == 8))) return "cvt between .bf16 and 8-bit integers is not supported (go through .s16/.u16)";
+    if (ftz && d != T_F32 && s != T_F32) return "cvt.ftz needs an .f32 source or destination";
+    if (!fd && !fs) {   /* integer to integer */
+        if (rnd) return "cvt between integers takes no rounding modifier";
+        if (ftz) return "cvt between integers takes no .ftz";
+        int fits = isa_type_kind(d) == isa_type_kind(s) ? wd >= ws : isa_type_kind(d) == TK_SINT && wd > ws;
+        if (sat && fits) return "cvt.sat: every value of the source fits the destination (nothing to saturate)";
+        return NULL;
+    }
+    if (bf && sat) return "cvt.sat does not take .bf16";
+    if (!fd) return irnd ? NULL : "cvt from floating point to an integer needs .rni, .rzi, .rmi or .rpi";
+    if (!fs) return frnd ? NULL : "cvt from an integer to floating point needs .rn, .rz, .rm or .rp";
+    if (d == s) return frnd ? "cvt between the same floating-point type rounds to an integer (.rni .rzi .rmi .rpi) or not at all" : NULL;
+    if (wd == ws) return irnd ? "cvt between .f16 and .bf16 takes .rn .rz .rm .rp or no rounding" : NULL;   /* f16 <-> bf16 */
+    if (wd > ws && s == T_BF16) return irnd ? "cvt from .bf16 to a wider type takes .rn .rz .rm .rp or no rounding" : NULL;
+    if (wd > ws) return rnd ? "cvt to a wider floating-point type is exact: no rounding modifier" : NULL;
+    return frnd ? NULL : "cvt to a narrower floating-point type needs .rn, .rz, .rm or .rp";
+}
+
+/* Rounding, .ftz and .sat on add sub mul mad fma div min max abs neg of
+ * the non-half types, as ptxas takes them (the same table): rounding and
+ * .ftz are for floats, .ftz and .sat for .f32 only, except integer .sat:
+ * add, sub and mad.hi of .s32; mad and div of .f32 and .f64 need a
+ * rounding (div.f32 or .approx/.full). */
+static const char *arith_modifiers(const Instr *in)
+{
+    DataType ty = (DataType)in->type;
+    int fl = isa_type_kind(ty) == TK_FLOAT, sat = (in->flags & IF_SAT) != 0, ftz = (in->flags & IF_FTZ) != 0;
+    if (isa_type_is_half(ty)) return NULL;   /* check_half */
+    if (!fl) {
+        if (in->rnd) return "rounding modifiers are for floating-point types";
+        if (ftz) return ".ftz is for .f32";
+        if (sat && !(ty == T_S32 && (in->op == OP_ADD || in->op == OP_SUB || (in->op == OP_MAD && in->mul == MUL_HI))))
+            return ".sat on integers: add.sat.s32, sub.sat.s32 and mad.hi.sat.s32 only";
+        return NULL;
+    }
+    if (ty == T_F64 && ftz) return ".ftz is for .f32";
+    if (ty == T_F64 && sat) return ".sat is for .f32";
+    if ((in->op == OP_MIN || in->op == OP_MAX || in->op == OP_ABS || in->op == OP_NEG) && in->rnd) return "no rounding modifier here";
+    if (in->op == OP_MAD && !in->rnd) return "mad of floating point needs a rounding modifier (.rn .rz .rm .rp)";
+    if (in->op == OP_DIV && !in->rnd && !(ty == T_F32 && (in->flags & (IF_APPROX | IF_FULL))))
+        return ty == T_F32 ? "div.f32 needs .rn .rz .rm .rp, .approx or .full" : "div.f64 needs .rn .rz .rm or .rp";
+    return NULL;
 }
 
 /* Rules the table cannot say: required modifiers and combinations. */
@@ -222,9 +282,15 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
             if (in->mul == MUL_WIDE && bits > 32) { asm_err(A, t, "%s.wide takes 16- or 32-bit types", mn); return -1; }
             if (in->rnd || (in->flags & IF_FTZ)) { asm_err(A, t, "rounding and .ftz apply to floating-point %s only", mn); return -1; }
         }
+        {
+            const char *why = arith_modifiers(in);
+            if (why) { asm_err(A, t, "%s: %s", mn, why); return -1; }
+        }
         break;
     case OP_FMA:
         if (in->rnd < RND_RN || in->rnd > RND_RP) { asm_err(A, t, "fma needs a rounding modifier (.rn, .rz, .rm or .rp)"); return -1; }
+        if (!isa_type_is_half((DataType)in->type) && (in->flags & IF_SAT) && in->type == T_F64) { asm_err(A, t, "fma: .sat is for .f32"); return -1; }
+        if (!isa_type_is_half((DataType)in->type) && (in->flags & IF_FTZ) && in->type == T_F64) { asm_err(A, t, "fma: .ftz is for .f32"); return -1; }
         break;
     case OP_SET:
         if (!in->cmp) { asm_err(A, t, "set needs a comparison (set.lt.u32.f32)"); return -1; }
@@ -300,13 +366,23 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
     case OP_CVTA:
         if (in->space == SP_NONE || in->space == SP_PARAM) { asm_err(A, t, "cvta needs a state space (.global .shared .local .const)"); return -1; }
         break;
-    case OP_CVT:
+    case OP_CVT: {
         if (in->rnd >= RND_RNI && isa_type_kind((DataType)in->stype) != TK_FLOAT) {
             asm_err(A, t, "integer rounding (.rni .rzi .rmi .rpi) needs a floating-point source");
             return -1;
         }
         if (check_cvt_half(A, t, in)) return -1;
+        const char *why = isa_type_lanes((DataType)in->type) == 2 ? NULL
+                        : cvt_modifiers((DataType)in->type, (DataType)in->stype, (Rounding)in->rnd,
+                                        (in->flags & IF_FTZ) != 0, (in->flags & IF_SAT) != 0);
+        if (why) { asm_err(A, t, "%s (cvt.%s.%s)", why, isa_type_name((DataType)in->type), isa_type_name((DataType)in->stype)); return -1; }
         break;
+    }
+    case OP_ADD: case OP_SUB: case OP_DIV: case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG: {
+        const char *why = arith_modifiers(in);
+        if (why) { asm_err(A, t, "%s: %s", mn, why); return -1; }
+        break;
+    }
     default: break;
     }
     if (check_half(A, t, in)) return -1;

@@ -450,6 +450,15 @@ void isa_doc(FILE *out)
           "A register is checked by width against the instruction: a `.u32` operation\n"
           "needs 32-bit registers, `mul.wide.s32` writes a 64-bit one, a shift amount\n"
           "is 32-bit, and 8- and 16-bit types accept any register of 16 bits or more.\n\n"
+          "Which roundings, `.ftz` and `.sat` an instruction takes is checked as ptxas checks\n"
+          "it, so that what assembles here assembles for a GPU: `cvt` from an integer to a\n"
+          "float needs `.rn .rz .rm .rp`, from a float to an integer `.rni .rzi .rmi .rpi`, to a\n"
+          "narrower float a rounding, to a wider one none; `.ftz` needs an `.f32`, `.sat` a\n"
+          "conversion that can overflow; `mad` and `div` of floats need a rounding (`div.f32`:\n"
+          "or `.approx`/`.full`); `.ftz` and float `.sat` are for `.f32` only, integer `.sat`\n"
+          "for `add`, `sub` and `mad.hi` of `.s32`. Every form of `cvt` and of the arithmetic\n"
+          "is checked against ptxas 13.0's verdict (tests/data/ptxas_modifiers.csv, 9,984\n"
+          "forms; test_asm).\n\n"
           "## Types\n\n| suffix | bits | kind |\n|---|---|---|\n", out);
     static const char *const kind_names[] = { "-", "untyped bits", "unsigned", "signed", "IEEE float", "predicate" };
     for (int t = 1; t < T_COUNT; t++)

@@ -422,6 +422,68 @@ static void test_buffer_values(void **state)
     program_free(p);
 }
 
+/* Which modifiers cvt and the arithmetic take, as ptxas decides: every
+ * form of tests/data/ptxas_modifiers.csv (9,984: every cvt of two types
+ * with each rounding, .ftz and .sat; add sub mul mad fma div min max abs
+ * neg likewise), assembled in entries of 90, must be accepted exactly when
+ * ptxas accepted it.  (The first versions took 2,662 forms ptxas rejects:
+ * cvt.f32.s32 without a rounding, cvt.rn.s32.f32, add.ftz.u32, mul.sat.f64
+ * ...; and rejected fma.rz.bf16, which ptxas takes.) */
+#define PTXAS_CSV "tests/data/ptxas_modifiers.csv"
+enum { MOD_BATCH = 90, MOD_FIRST_LINE = 10 };   /* a batch's first form is on line 10 */
+
+static void test_modifiers_as_ptxas(void **state)
+{
+    (void)state;
+    FILE *f = fopen(PTXAS_CSV, "r");
+    if (!f) fail_msg("%s: missing", PTXAS_CSV);
+    static char forms[10240][64];
+    static int verdict[10240];
+    int n = 0;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] != '"') continue;   /* comments, the header */
+        char *end = strrchr(line, '"');
+        assert_non_null(end);
+        assert_true(n < 10240 && end - line - 1 < 64);
+        snprintf(forms[n], sizeof forms[n], "%.*s", (int)(end - line - 1), line + 1);
+        verdict[n++] = end[2] == '1';
+    }
+    fclose(f);
+    assert_int_equal(n, 9984);
+    int wrong = 0, accepted = 0;
+    for (int b = 0; b < n; b += MOD_BATCH) {
+        char src[16384];
+        size_t len = (size_t)snprintf(src, sizeof src, ".launch k grid=(1) block=(1) args=()\n.entry k\n{\n"
+                                      "    .reg .b16 %%h<4>;\n    .reg .b32 %%r<4>;\n    .reg .b64 %%rd<4>;\n"
+                                      "    .reg .f32 %%f<4>;\n    .reg .f64 %%fd<4>;\n    .reg .pred %%p<4>;\n");
+        for (int i = b; i < n && i < b + MOD_BATCH; i++) len += (size_t)snprintf(src + len, sizeof src - len, "    %s\n", forms[i]);
+        snprintf(src + len, sizeof src - len, "    ret;\n}\n");
+        DiagList dl = { 0 };
+        Program *p = asm_assemble("t.s", src, strlen(src), NULL, &dl);
+        uint8_t rejected[MOD_BATCH] = { 0 };
+        for (int d = 0; d < dl.n; d++) {
+            int k = dl.v[d].line - MOD_FIRST_LINE;
+            if (k >= 0 && k < MOD_BATCH) rejected[k] = 1;
+        }
+        for (int i = b; i < n && i < b + MOD_BATCH; i++) {
+            int ok = !rejected[i - b];
+            accepted += ok;
+            if (ok == verdict[i]) continue;
+            if (wrong++ < 20) {
+                const char *why = "";
+                for (int d = 0; d < dl.n; d++) if (dl.v[d].line - MOD_FIRST_LINE == i - b) why = dl.v[d].msg;
+                print_error("%s: ptxas %s it, gpusim %s it %s\n", forms[i], verdict[i] ? "takes" : "rejects",
+                            ok ? "takes" : "rejects:", why);
+            }
+        }
+        program_free(p);
+        diag_free(&dl);
+    }
+    assert_int_equal(accepted, 1054);   /* as ptxas */
+    assert_int_equal(wrong, 0);
+}
+
 /* An integer buffer's numbers are kept exactly, as its elements read them
  * (the first versions kept doubles: 0x7fffffffffffffff became 2^63, and -1
  * or any .u64 above 2^63 became 0). */
@@ -1401,6 +1463,7 @@ int main(void)
         cmocka_unit_test(test_check_ref_without_args_and_file),
         cmocka_unit_test(test_buffer_values),
     cmocka_unit_test(test_buffer_integers_exact),
+    cmocka_unit_test(test_modifiers_as_ptxas),
         cmocka_unit_test(test_expr_precedence),
         cmocka_unit_test(test_expr_min_max_shifts),
         cmocka_unit_test(test_expr_defines),

@@ -784,6 +784,16 @@ static const Case half_cases[] = {
      * in double would see the tie (the 2^-133 is lost) and give 260 both times */
     EQ(H(0x40E0, 0x4214) "mov.b16 %rs4, 0x0001; fma.rn.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0x4382),
     EQ(H(0x40E0, 0x4214) "mov.b16 %rs4, 0x8001; fma.rn.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0x4381),
+    /* fma.bf16 in the other roundings (ptxas takes them): 1 x (1 + 2^-7) + 2^-9
+     * lies between 1 + 2^-7 (0x3F81) and 1 + 2^-6 (0x3F82), below the tie */
+    EQ(H(0x3F80, 0x3F81) "mov.b16 %rs4, 0x3B00; fma.rn.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0x3F81),
+    EQ(H(0x3F80, 0x3F81) "mov.b16 %rs4, 0x3B00; fma.rz.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0x3F81),
+    EQ(H(0x3F80, 0x3F81) "mov.b16 %rs4, 0x3B00; fma.rm.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0x3F81),
+    EQ(H(0x3F80, 0x3F81) "mov.b16 %rs4, 0x3B00; fma.rp.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0x3F82),
+    EQ(H(0xBF80, 0x3F81) "mov.b16 %rs4, 0xBB00; fma.rm.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0xBF82),   /* negative: down is away */
+    EQ(H(0xBF80, 0x3F81) "mov.b16 %rs4, 0xBB00; fma.rz.bf16 %rs1, %rs2, %rs3, %rs4", D_R16, 0xBF81),
+    EQ("mov.b32 %r2, 0x3F803F80; mov.b32 %r3, 0x3F813F81; mov.b32 %r4, 0x3B00BB00; fma.rp.bf16x2 %r1, %r2, %r3, %r4",
+       D_R32, 0x3F823F81),   /* upper: + 2^-9 up to 0x3F82; lower: - 2^-9 up to 0x3F81 */
     EQ("cvt.rn.f16.s64 %rs1, 65519", D_R16, 0x7BFF),
     EQ("cvt.rn.bf16.u64 %rs1, 0x1000010000000001", D_R16, 0x5D80),   /* 2^60 + 2^52 + 1: above the tie, up */
 };
@@ -969,8 +979,7 @@ static const Case ftz_sat_cases[] = {
     EQ("sub.sat.f32 %f1, 0f7F800000, 0f7F800000", D_F32, 0),         /* inf - inf = NaN -> 0 */
     EQ("fma.rn.sat.f32 %f1, 2.0, 2.0, -1.0", D_F32, 0x3f800000u),
     EQ("mad.rn.sat.f32 %f1, 0.5, 0.5, 0.0", D_F32, 0x3e800000u),
-    EQ("mul.sat.f64 %fd1, 3.0, 1.0", D_F64, 0x3ff0000000000000ull),
-    EQ("add.sat.f64 %fd1, 0d7FF8000000000000, 1.0", D_F64, 0),
+    EQ("mul.sat.f32 %f1, 3.0, 1.0", D_F32, 0x3f800000u),   /* (.sat is for .f32: ptxas rejects mul.sat.f64) */
     EQ("setp.eq.f32 %p1, 0f00400000, 0.0", D_PRED, 0),
     EQ("setp.eq.ftz.f32 %p1, 0f00400000, 0.0", D_PRED, 1),
 };
@@ -1011,11 +1020,11 @@ static const Case cvt_cases[] = {
     EQ("cvt.rzi.s32.f64 %r1, -2147483648.9", D_R32, 0x80000000u),
     /* gpusim accepts PTX's float roundings here as their integer forms, and
      * no rounding as .rzi (C's conversion) */
-    EQ("cvt.rn.s32.f32 %r1, 1.5", D_R32, 2),
-    EQ("cvt.rn.s32.f32 %r1, 2.5", D_R32, 2),
-    EQ("cvt.rm.s32.f32 %r1, -0.5", D_R32, 0xffffffffu),
-    EQ("cvt.rp.u32.f32 %r1, 0.25", D_R32, 1),
-    EQ("cvt.s32.f32 %r1, -2.75", D_R32, (uint32_t)-2),
+    EQ("cvt.rni.s32.f32 %r1, 1.5", D_R32, 2),   /* (float to integer: integer roundings only, as ptxas) */
+    EQ("cvt.rni.s32.f32 %r1, 2.5", D_R32, 2),
+    EQ("cvt.rmi.s32.f32 %r1, -0.5", D_R32, 0xffffffffu),
+    EQ("cvt.rpi.u32.f32 %r1, 0.25", D_R32, 1),
+    EQ("cvt.rzi.s32.f32 %r1, -2.75", D_R32, (uint32_t)-2),
     EQ("cvt.rzi.s16.f32 %rs1, 40000.0", D_R16, 0x7fff),
     EQ("cvt.rzi.u8.f32 %r1, 300.0", D_R32, 0xff),
     EQ("cvt.rni.s8.f32 %r1, -300.0", D_R32, 0xffffff80u),     /* -128, sign-extended */

@@ -236,7 +236,8 @@ static const Sample samples[] = {
     { OP_CVT, "cvt.rpi.s64.f32 %rd1, %f1;" },
     { OP_CVT, "cvt.rni.f32.f32 %f1, %f2;" },
     { OP_CVT, "cvt.rzi.sat.s32.f32 %r1, %f1;" },
-    { OP_CVT, "cvt.rn.ftz.sat.f32.f32 %f1, %f2;" },
+    { OP_CVT, "cvt.rni.ftz.sat.f32.f32 %f1, %f2;" },   /* (.rn between one float type: ptxas rejects it) */
+    { OP_CVT, "cvt.rn.ftz.sat.f32.f64 %f1, %fd2;" },
     { OP_CVT, "cvt.f64.f32 %fd1, %f1;" },
     { OP_CVT, "cvt.u64.u32 %rd1, %r1;" },
     { OP_CVT, "cvt.s64.s32 %rd1, %r1;" },

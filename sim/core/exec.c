@@ -241,7 +241,7 @@ static unsigned half_elem(const Instr *in, HalfFmt f, unsigned a, unsigned b, un
     case OP_EX2: s = exp2(x); break;                            /* .approx: gpusim rounds exp2 */
     default: s = 0; break;
     }
-    unsigned r = half_round_pair(s, e, f, HALF_RN);
+    unsigned r = half_round_pair(s, e, f, in->op == OP_FMA ? half_rnd(in->rnd) : HALF_RN);   /* fma.rz.bf16 and kin */
     if (in->flags & IF_SAT)   /* [0, 1]; NaN and -0 to +0 (as the H100) */
         r = half_is_nan(r, f) || (r & 0x8000u) ? 0 : half_decode(r, f) > 1 ? half_encode(1.0, f, HALF_RN) : r;
     if (in->flags & IF_RELU) r = half_is_nan(r, f) ? HALF_NAN : (r & 0x8000u) ? 0 : r;
@@ -563,9 +563,9 @@ static uint64_t cvt_op(const X *x, int lane)
             } else r = (float)vv;
             return bf32((in->flags & IF_FTZ) ? ftz32(r) : r);
         }
-        /* float -> int always saturates; NaN gives 0.  PTX wants .rni/.rzi/
-         * .rmi/.rpi here; a float rounding (.rn...) means its integer form,
-         * none means .rzi (C's conversion). */
+        /* float -> int always saturates; NaN gives 0.  The assembler lets
+         * only .rni/.rzi/.rmi/.rpi through here, as ptxas does; the mapping
+         * of the others stays for Instrs made by hand (tests). */
         int rnd = in->rnd == RND_NONE ? RND_RZI : in->rnd < RND_RNI ? in->rnd + (RND_RNI - RND_RN) : in->rnd;
         return ext(clamp_int(round_int(v, rnd), dt), db, dt);
     }
