@@ -208,6 +208,10 @@ static int check_half(Asm *A, const Token *t, const Instr *in)
     }
     if ((in->flags & IF_RELU) && (in->flags & IF_SAT)) { asm_err(A, t, "%s: .relu and .sat exclude each other", mn); return -1; }
     if (in->op == OP_EX2 && !(in->flags & IF_APPROX)) { asm_err(A, t, "ex2.%s needs .approx", isa_type_name(ty)); return -1; }
+    if (in->op == OP_EX2 && bf != ((in->flags & IF_FTZ) != 0)) {   /* as ptxas 13.0 */
+        asm_err(A, t, bf ? "ex2.approx.%s needs .ftz" : "ex2.approx.%s takes no .ftz", isa_type_name(ty));
+        return -1;
+    }
     return 0;
 }
 
@@ -267,6 +271,56 @@ static const char *arith_modifiers(const Instr *in)
     return NULL;
 }
 
+/* set and setp, as ptxas takes them (the same table): .ftz compares .f32
+ * only; the unsigned comparisons (.lo .ls .hi .hs) unsigned and bit types,
+ * not signed ones.  ty: the compared type. */
+static int compare_modifiers(Asm *A, const Token *t, const Instr *in, DataType ty)
+{
+    const char *mn = isa_ops[in->op].mnemonic;
+    if ((in->flags & IF_FTZ) && ty != T_F32 && ty != T_F16 && ty != T_F16X2) { asm_err(A, t, "%s.ftz compares .f32 (and .f16)", mn); return -1; }
+    if (isa_type_kind(ty) == TK_BITS && in->cmp != CMP_EQ && in->cmp != CMP_NE) {
+        asm_err(A, t, "%s: .%s compares with .eq and .ne only (ordered comparisons need a .u, .s or .f type)", mn, isa_type_name(ty));
+        return -1;
+    }
+    if (in->cmp >= CMP_LO && in->cmp <= CMP_HS && isa_type_kind(ty) == TK_SINT) {
+        asm_err(A, t, "%s: unsigned comparisons (.lo .ls .hi .hs) are for unsigned and .b types; .%s compares with .lt .le .gt .ge", mn,
+                isa_type_name(ty));
+        return -1;
+    }
+    return 0;
+}
+
+/* rcp sqrt rsqrt sin cos ex2 lg2 of .f32 and .f64, and div of integers,
+ * as ptxas takes them (the same table): rcp and sqrt need a rounding or
+ * .approx (.f64: a rounding; rcp.approx.f64 only with .ftz, sqrt.f64
+ * never .approx or .ftz), rsqrt sin cos ex2 lg2 need .approx; .full is
+ * div.f32's alone. */
+static const char *math_modifiers(const Instr *in)
+{
+    DataType ty = (DataType)in->type;
+    int approx = (in->flags & IF_APPROX) != 0, full = (in->flags & IF_FULL) != 0, ftz = (in->flags & IF_FTZ) != 0;
+    if (in->op == OP_DIV) {
+        if (isa_type_kind(ty) != TK_FLOAT && (approx || full)) return ".approx and .full are for div.f32";
+        if (ty == T_F64 && full) return ".full is for div.f32";
+        return NULL;
+    }
+    if (isa_type_is_half(ty)) return NULL;   /* check_half */
+    if (full) return ".full is div.f32's (write .rn or .approx)";
+    switch ((Opcode)in->op) {
+    case OP_RCP: case OP_SQRT:
+        if (ty == T_F64) {
+            if (in->op == OP_SQRT && (approx || ftz)) return "sqrt.f64 takes a rounding, not .approx or .ftz";
+            if (approx && !ftz) return "rcp.approx.f64 needs .ftz";
+            if (!approx && !in->rnd) return "needs a rounding (.rn .rz .rm .rp)";
+            return NULL;
+        }
+        return in->rnd || approx ? NULL : "needs a rounding (.rn .rz .rm .rp) or .approx";
+    case OP_RSQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2:
+        return approx ? NULL : "needs .approx";
+    default: return NULL;
+    }
+}
+
 /* Rules the table cannot say: required modifiers and combinations. */
 static int check_modifiers(Asm *A, const Token *t, Instr *in)
 {
@@ -302,11 +356,13 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
         k = isa_type_kind((DataType)in->stype);
         if (in->cmp >= CMP_LO && in->cmp <= CMP_HS && k == TK_FLOAT) { asm_err(A, t, "unsigned comparisons (.lo .ls .hi .hs) are for integers"); return -1; }
         if (in->cmp >= CMP_EQU && k != TK_FLOAT) { asm_err(A, t, "unordered comparisons (.equ ... .nan) are for floating point"); return -1; }
+        if (compare_modifiers(A, t, in, (DataType)in->stype)) return -1;
         break;
     case OP_SETP:
         if (!in->cmp) { asm_err(A, t, "setp needs a comparison (.eq .ne .lt .le .gt .ge, .lo .ls .hi .hs, .equ ... .nan)"); return -1; }
         if (in->cmp >= CMP_LO && in->cmp <= CMP_HS && k == TK_FLOAT) { asm_err(A, t, "unsigned comparisons (.lo .ls .hi .hs) are for integers"); return -1; }
         if (in->cmp >= CMP_EQU && k != TK_FLOAT) { asm_err(A, t, "unordered comparisons (.equ ... .nan) are for floating point"); return -1; }
+        if (compare_modifiers(A, t, in, (DataType)in->type)) return -1;
         break;
     case OP_VOTE:
         if (!in->sub) { asm_err(A, t, "vote.sync needs .all, .any, .uni or .ballot"); return -1; }
@@ -380,7 +436,13 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
     }
     case OP_ADD: case OP_SUB: case OP_DIV: case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG: {
         const char *why = arith_modifiers(in);
+        if (!why && in->op == OP_DIV) why = math_modifiers(in);
         if (why) { asm_err(A, t, "%s: %s", mn, why); return -1; }
+        break;
+    }
+    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2: {
+        const char *why = math_modifiers(in);
+        if (why) { asm_err(A, t, "%s.%s: %s", mn, isa_type_name((DataType)in->type), why); return -1; }
         break;
     }
     default: break;

@@ -457,8 +457,9 @@ void isa_doc(FILE *out)
           "conversion that can overflow; `mad` and `div` of floats need a rounding (`div.f32`:\n"
           "or `.approx`/`.full`); `.ftz` and float `.sat` are for `.f32` only, integer `.sat`\n"
           "for `add`, `sub` and `mad.hi` of `.s32`. Every form of `cvt` and of the arithmetic\n"
-          "is checked against ptxas 13.0's verdict (tests/data/ptxas_modifiers.csv, 9,984\n"
-          "forms; test_asm).\n\n"
+          "is checked against ptxas 13.0's verdict, with the math functions (`sin` needs\n"
+          "`.approx`), `set`/`setp` (`.lo` compares unsigned types, `.b` types only `.eq .ne`)\n"
+          "and the bit operations (tests/data/ptxas_modifiers.csv, 11,027 forms; test_asm).\n\n"
           "## Types\n\n| suffix | bits | kind |\n|---|---|---|\n", out);
     static const char *const kind_names[] = { "-", "untyped bits", "unsigned", "signed", "IEEE float", "predicate" };
     for (int t = 1; t < T_COUNT; t++)

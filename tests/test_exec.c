@@ -1224,7 +1224,7 @@ static const Case setp_cases[] = {
     EQ("setp.hi.u32 %p1, 5, 5", D_PRED, 0),
     EQ("setp.hs.u32 %p1, 5, 5", D_PRED, 1),
     EQ("setp.hs.u32 %p1, 4, 5", D_PRED, 0),
-    EQ("setp.lo.b32 %p1, 1, 0x80000000", D_PRED, 1),
+    EQ("setp.lo.u32 %p1, 1, 0x80000000", D_PRED, 1),   /* (.b types compare .eq/.ne only, as ptxas) */
     EQ("setp.hi.u64 %p1, 0x8000000000000000, 1", D_PRED, 1),
     EQ("setp.lt.s64 %p1, 0x8000000000000000, 1", D_PRED, 1),
     EQ("setp.ge.u64 %p1, 0xffffffffffffffff, 0", D_PRED, 1),
