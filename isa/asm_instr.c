@@ -321,6 +321,74 @@ static const char *math_modifiers(const Instr *in)
     }
 }
 
+/* ld, st, atom and red: spaces, cache operators, .volatile and the types
+ * each operation takes, as ptxas takes them (tests/data/ptxas_modifiers.csv). */
+static int check_memory(Asm *A, const Token *t, const Instr *in)
+{
+    const char *mn = isa_ops[in->op].mnemonic;
+    TypeKind k = isa_type_kind((DataType)in->type);
+    switch ((Opcode)in->op) {
+    case OP_ATOM: case OP_RED:
+        if (!in->sub) { asm_err(A, t, "%s needs an operation (.add .min .max .inc .dec .exch .cas .and .or .xor)", mn); return -1; }
+        if (in->op == OP_RED && in->sub == ATOM_CAS) { asm_err(A, t, "red has no .cas; use atom.cas"); return -1; }
+        if (in->space != SP_NONE && in->space != SP_GLOBAL && in->space != SP_SHARED) {
+            asm_err(A, t, "%s works on .global or .shared memory", mn);
+            return -1;
+        }
+        if (isa_type_is_half((DataType)in->type) && (in->sub != ATOM_ADD || !(in->flags & IF_NOFTZ))) {
+            asm_err(A, t, "%s on .%s is .add.noftz only (%s.add.noftz.%s)", mn, isa_type_name((DataType)in->type), mn,
+                    isa_type_name((DataType)in->type));
+            return -1;
+        }
+        if ((in->flags & IF_NOFTZ) && !isa_type_is_half((DataType)in->type)) {
+            asm_err(A, t, "%s: .noftz is for .f16 .f16x2 .bf16 .bf16x2", mn);
+            return -1;
+        }
+        if (k == TK_FLOAT && in->sub != ATOM_ADD && in->sub != ATOM_EXCH && in->sub != ATOM_MIN && in->sub != ATOM_MAX) {
+            asm_err(A, t, "%s on floating point supports .add .exch .min .max", mn);
+            return -1;
+        }
+        if ((in->sub == ATOM_AND || in->sub == ATOM_OR || in->sub == ATOM_XOR || in->sub == ATOM_EXCH || in->sub == ATOM_CAS) && k == TK_SINT) {
+            asm_err(A, t, "%s.%s takes .b types", mn, in->sub == ATOM_CAS ? "cas" : "bitwise/exch");
+            return -1;
+        }
+        if (!isa_type_is_half((DataType)in->type)) {   /* the types ptxas 13.0 takes (tests/data/ptxas_modifiers.csv) */
+            DataType ty = (DataType)in->type;
+            const char *need = NULL;
+            switch ((AtomOp)in->sub) {
+            case ATOM_ADD: if (k == TK_BITS || ty == T_S64) need = ".u32 .s32 .u64 .f32 .f64"; break;
+            case ATOM_MIN: case ATOM_MAX: if (k == TK_BITS || k == TK_FLOAT) need = ".u32 .s32 .u64 .s64"; break;
+            case ATOM_INC: case ATOM_DEC: if (ty != T_U32) need = ".u32"; break;
+            default: if (k != TK_BITS) need = ".b32 .b64"; break;   /* and or xor exch cas */
+            }
+            if (need) { asm_err(A, t, "%s: this operation takes %s, not .%s", mn, need, isa_type_name(ty)); return -1; }
+        }
+        break;
+    case OP_LD: {
+        /* cache operators and .volatile as ptxas takes them (the same table) */
+        if (in->cache == CACHE_WB || in->cache == CACHE_WT) { asm_err(A, t, "ld takes .ca .cg .cs .lu .cv (.wb and .wt are for st)"); return -1; }
+        if ((in->flags & IF_NC) && in->space != SP_GLOBAL) { asm_err(A, t, "ld.nc reads .global memory (ld.global.nc)"); return -1; }
+        if ((in->flags & IF_VOLATILE) && (in->space == SP_LOCAL || in->space == SP_CONST || in->space == SP_PARAM)) {
+            asm_err(A, t, "ld.volatile is for .global, .shared and generic addresses");
+            return -1;
+        }
+        if (isa_type_is_half((DataType)in->type)) { asm_err(A, t, "ld moves halves as .b16 (.b32 for a pair)"); return -1; }
+        break;
+    }
+    case OP_ST:   /* st.param: a .func's return values and call arguments (kernel parameters: asm.c) */
+        if (in->space == SP_CONST) { asm_err(A, t, "cannot store to .const memory"); return -1; }
+        if (in->cache == CACHE_CA || in->cache == CACHE_LU || in->cache == CACHE_CV || (in->flags & IF_NC)) {
+            asm_err(A, t, "st takes .cg .cs .wb .wt (.ca .lu .cv and .nc are for ld)");
+            return -1;
+        }
+        if ((in->flags & IF_VOLATILE) && in->space == SP_LOCAL) { asm_err(A, t, "st.volatile is for .global, .shared and generic addresses"); return -1; }
+        if (isa_type_is_half((DataType)in->type)) { asm_err(A, t, "st moves halves as .b16 (.b32 for a pair)"); return -1; }
+        break;
+    default: break;
+    }
+    return 0;
+}
+
 /* Rules the table cannot say: required modifiers and combinations. */
 static int check_modifiers(Asm *A, const Token *t, Instr *in)
 {
@@ -391,33 +459,8 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
         }
         break;
     }
-    case OP_ATOM: case OP_RED:
-        if (!in->sub) { asm_err(A, t, "%s needs an operation (.add .min .max .inc .dec .exch .cas .and .or .xor)", mn); return -1; }
-        if (in->op == OP_RED && in->sub == ATOM_CAS) { asm_err(A, t, "red has no .cas; use atom.cas"); return -1; }
-        if (in->space != SP_NONE && in->space != SP_GLOBAL && in->space != SP_SHARED) {
-            asm_err(A, t, "%s works on .global or .shared memory", mn);
-            return -1;
-        }
-        if (isa_type_is_half((DataType)in->type) && (in->sub != ATOM_ADD || !(in->flags & IF_NOFTZ))) {
-            asm_err(A, t, "%s on .%s is .add.noftz only (%s.add.noftz.%s)", mn, isa_type_name((DataType)in->type), mn,
-                    isa_type_name((DataType)in->type));
-            return -1;
-        }
-        if ((in->flags & IF_NOFTZ) && !isa_type_is_half((DataType)in->type)) {
-            asm_err(A, t, "%s: .noftz is for .f16 .f16x2 .bf16 .bf16x2", mn);
-            return -1;
-        }
-        if (k == TK_FLOAT && in->sub != ATOM_ADD && in->sub != ATOM_EXCH && in->sub != ATOM_MIN && in->sub != ATOM_MAX) {
-            asm_err(A, t, "%s on floating point supports .add .exch .min .max", mn);
-            return -1;
-        }
-        if ((in->sub == ATOM_AND || in->sub == ATOM_OR || in->sub == ATOM_XOR || in->sub == ATOM_EXCH || in->sub == ATOM_CAS) && k == TK_SINT) {
-            asm_err(A, t, "%s.%s takes .b types", mn, in->sub == ATOM_CAS ? "cas" : "bitwise/exch");
-            return -1;
-        }
-        break;
-    case OP_ST:   /* st.param: a .func's return values and call arguments (kernel parameters: asm.c) */
-        if (in->space == SP_CONST) { asm_err(A, t, "cannot store to .const memory"); return -1; }
+    case OP_ATOM: case OP_RED: case OP_LD: case OP_ST:
+        if (check_memory(A, t, in)) return -1;
         break;
     case OP_CVTA:
         if (in->space == SP_NONE || in->space == SP_PARAM) { asm_err(A, t, "cvta needs a state space (.global .shared .local .const)"); return -1; }
@@ -449,6 +492,11 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
     }
     if (check_half(A, t, in)) return -1;
     if (in->vec > 1 && in->space == SP_PARAM) { asm_err(A, t, "vector access to .param space is not supported"); return -1; }
+    if ((in->op == OP_LD || in->op == OP_ST) && in->vec * isa_type_bits((DataType)in->type) > 128) {
+        asm_err(A, t, "%s.v%d.%s moves 256 bits, which needs sm_100 (ptxas); gpusim's configs are Fermi to Hopper", mn,
+                in->vec, isa_type_name((DataType)in->type));
+        return -1;
+    }
     return 0;
 }
 

@@ -459,7 +459,10 @@ void isa_doc(FILE *out)
           "for `add`, `sub` and `mad.hi` of `.s32`. Every form of `cvt` and of the arithmetic\n"
           "is checked against ptxas 13.0's verdict, with the math functions (`sin` needs\n"
           "`.approx`), `set`/`setp` (`.lo` compares unsigned types, `.b` types only `.eq .ne`)\n"
-          "and the bit operations (tests/data/ptxas_modifiers.csv, 11,027 forms; test_asm).\n\n"
+          "and the bit operations, `ld`/`st` (cache operators: `.wb .wt` for `st`, `.ca .lu .cv`\n"
+          "`.nc` for `ld`; halves as `.b16`; no 256-bit vectors before sm_100) and `atom`\n"
+          "(`.and .or .xor .exch .cas` take `.b32 .b64`, `.inc .dec` `.u32`)\n"
+          "(tests/data/ptxas_modifiers.csv, 13,217 forms; test_asm).\n\n"
           "## Types\n\n| suffix | bits | kind |\n|---|---|---|\n", out);
     static const char *const kind_names[] = { "-", "untyped bits", "unsigned", "signed", "IEEE float", "predicate" };
     for (int t = 1; t < T_COUNT; t++)
