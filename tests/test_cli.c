@@ -125,6 +125,8 @@ static void test_integers_exact(void **s)
     /* iota wraps in the element's width, as expr() does; -1 is all ones */
     expect("--functional --dump w --dump v --dump m configs/fermi.ini tests/data/int64_exact.s", 0,
            "65535\n65534\n65533\n-128\n-1\n126\n4294967295\n4294967295\n");
+    /* a file's integers: decimal (010 is ten) or 0x hex, signed either way */
+    expect("--functional --dump h configs/fermi.ini tests/data/int64_exact.s", 0, "7\n10\n16\n-2\n3\n");
     expect("configs/fermi.ini tests/data/int64_exact.s", 0, "check g          PASS  (4 values, max abs error 0)");
     expect("-D OFF=-1 configs/fermi.ini tests/data/int64_exact.s", 1,
            "check b          FAIL  (1 of 4 values differ)\n    b[0]: expected 9007199254740992, got 9007199254740993\n");

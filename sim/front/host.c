@@ -120,12 +120,14 @@ static int load_file(const Program *p, const BufferSpec *b, uint8_t *data, DiagL
     uint64_t i = 0;
     DataType t = (DataType)b->type;
     if (is_int_type(t)) {
-        /* whole numbers in decimal, exactly (--dump writes them so) */
+        /* whole numbers, exactly: decimal (--dump writes them so) or 0x hex */
         char tok[64];
         while (i < b->count && fscanf(f, "%63s", tok) == 1) {
             char *end;
             errno = 0;
-            int64_t v = tok[0] == '-' ? (int64_t)strtoll(tok, &end, 10) : (int64_t)strtoull(tok, &end, 10);
+            const char *digits = tok + (tok[0] == '-' || tok[0] == '+');
+            int base = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') ? 16 : 10;   /* 010 is ten, as before */
+            int64_t v = tok[0] == '-' ? (int64_t)strtoll(tok, &end, base) : (int64_t)strtoull(tok, &end, base);
             if (*end || end == tok || errno || !isa_int_fits(t, v)) {
                 diag_add(dl, p->filename, b->line, b->col, program_line(p, b->line, NULL),
                          "buffer %s: %s: number %" PRIu64 " is '%s', not a whole number that fits .%s", b->name, path,

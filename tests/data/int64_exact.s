@@ -13,6 +13,7 @@
 .buffer w .u16[3] iota(65535, -1)
 .buffer v .s8[3] iota(-128, 127)
 .buffer m .u32[2] fill(-1)
+.buffer h .s32[5] file("int_hex.txt")
 .launch copy64 grid=(1) block=(4) args=(a, b)
 .launch copy64 grid=(1) block=(2) args=(s, t)
 .launch copy64 grid=(1) block=(4) args=(f, g)
