@@ -92,6 +92,14 @@ static int decode_mnemonic(Asm *A, const Token *t, Instr *in)
         op = find_mnemonic(t->s, len);
         if (op >= 0) used = k;
     }
+    /* match.any.sync and match.all.sync: the PTX manual's order, which nvcc
+     * writes (__match_any_sync); match.sync.any, the table's, as ptxas also takes */
+    int match_sync = 0;
+    if (op < 0 && np >= 3 && plen[0] == 5 && !memcmp(part[0], "match", 5) && plen[2] == 4 && !memcmp(part[2], "sync", 4)) {
+        op = OP_MATCH;
+        used = 1;
+        match_sync = 1;
+    }
     if (op < 0) {
         char word[64];
         snprintf(word, sizeof word, "%.*s", plen[0] < 60 ? plen[0] : 60, t->s);
@@ -113,6 +121,7 @@ static int decode_mnemonic(Asm *A, const Token *t, Instr *in)
         /* cp.async.ca.shared.global: the source space is always .global;
          * .L2::128B and the like are prefetch hints */
         if (op == OP_CP_ASYNC && (!strcmp(word, "global") || !strncmp(word, "L2::", 4))) continue;
+        if (match_sync && i == 2) continue;   /* match.any.sync: the .sync */
         DataType tt = isa_type_lookup(word, (int)strlen(word));
         if (tt != T_NONE) {
             if (nty < 3) ty[nty] = tt;
@@ -1012,9 +1021,12 @@ static int parse_operands(Asm *A, Instr *in)
         }
         break;
     case FMT_D_AB:
-        rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
-             parse_src(A, in, 2, &o[2]);
-        last = 2; break;
+        rc = parse_reg(A, in, 0, &o[0]);
+        /* match.all.sync d|p: p, whether every member lane had the value */
+        if (!rc && in->op == OP_MATCH && in->sub == VOTE_ALL && asm_accept(A, '|')) { rc = parse_reg(A, in, 5, &o[5]); last = 5; }
+        rc = rc || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) || parse_src(A, in, 2, &o[2]);
+        if (last < 2) last = 2;
+        break;
     case FMT_D_ABC: case FMT_SELP:
         rc = parse_reg(A, in, 0, &o[0]) || comma(A, in) || parse_src(A, in, 1, &o[1]) || comma(A, in) ||
              parse_src(A, in, 2, &o[2]) || comma(A, in) ||

@@ -189,6 +189,7 @@ int isa_operand_bits(const Instr *in, int slot)
         return tb;
     case FMT_D_AB:
         if ((in->op == OP_SHL || in->op == OP_SHR) && slot == 2) return 32;
+        if (in->op == OP_MATCH && slot == 5) return 1;    /* match.all's d|p */
         if (in->op == OP_MATCH && slot != 1) return 32;   /* the lane mask and membermask */
         if (in->mul == MUL_WIDE && slot == 0) return 2 * tb;
         return tb;

@@ -2454,6 +2454,44 @@ static void test_match(void **state)
     sim_free(&s);
 }
 
+/* nvcc writes match.any.sync and match.all.sync d|p (the PTX manual's
+ * order; the assembler took only match.sync.any): t % 3's lanes agree
+ * (0x49249249 << t % 3, wrapped), and .all on t % 3 is 0 with p false, on
+ * a constant every lane with p true. */
+static void test_match_nvcc_order(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".buffer out .u32[128] zero\n"
+        ".launch k grid=1 block=32 args=(out)\n"
+        ".entry k (.param .u64 o)\n{\n"
+        "    ld.param.u64 %rd1, [o];\n"
+        "    mov.u32 %r1, %tid.x;\n"
+        "    rem.u32 %r2, %r1, 3;\n"
+        "    match.any.sync.b32 %r3, %r2, -1;\n"
+        "    match.all.sync.b32 %r4|%p1, %r2, -1;\n"
+        "    match.all.sync.b32 %r5|%p2, 5, -1;\n"
+        "    selp.u32 %r6, 1, 0, %p1;\n"
+        "    selp.u32 %r7, 1, 0, %p2;\n"
+        "    add.u32 %r6, %r6, %r7;\n"
+        "    add.u32 %r6, %r6, %r7;\n"
+        "    mul.wide.u32 %rd2, %r1, 16;\n"
+        "    add.s64 %rd3, %rd1, %rd2;\n"
+        "    st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+        "    ret;\n}\n";
+    static const uint32_t any_mask[3] = { 0x49249249u, 0x92492492u, 0x24924924u };
+    Sim s;
+    sim_ok(&s, src);
+    const uint32_t *o = sim_buf(&s, "out");
+    for (uint32_t t = 0; t < 32; t++) {
+        assert_int_equal(o[4 * t], any_mask[t % 3]);
+        assert_int_equal(o[4 * t + 1], 0);
+        assert_int_equal(o[4 * t + 2], 0xffffffffu);
+        assert_int_equal(o[4 * t + 3], 2);        /* p1 false (0), p2 true (1, counted twice) */
+    }
+    sim_free(&s);
+}
+
 /* What nvcc writes and PTX allows: st.u32 from a 64-bit register (its low
  * bytes), ld.s32/.u32 into one (sign- or zero-extended), mov.pred of 0 or
  * 1; and %globaltimer, nanoseconds: %clock64 x 1000 / gpu.core_clock_mhz. */
@@ -2862,6 +2900,7 @@ int main(void)
         cmocka_unit_test(test_redux),
         cmocka_unit_test(test_nvcc_forms),
         cmocka_unit_test(test_match),
+        cmocka_unit_test(test_match_nvcc_order),
         cmocka_unit_test(test_cp_async),
         cmocka_unit_test(test_half),
         cmocka_unit_test(test_expr_initialiser),

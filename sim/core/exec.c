@@ -1163,6 +1163,7 @@ static void exec_match(const X *x, LaneMask m)
         if (in->sub == VOTE_ALL) same = all ? m : 0;
         else FOR_LANES(m, k) if (zx(val(x, &in->opd[1], k), bits) == v) same |= 1u << k;
         wreg(x, &in->opd[0], l, same);
+        if (in->opd[5].kind == OPD_PRED) wreg(x, &in->opd[5], l, (uint64_t)all);   /* match.all.sync d|p */
     }
 }
 
