@@ -420,8 +420,10 @@ static int check_modifiers(Asm *A, const Token *t, Instr *in)
         break;
     case OP_FMA:
         if (in->rnd < RND_RN || in->rnd > RND_RP) { asm_err(A, t, "fma needs a rounding modifier (.rn, .rz, .rm or .rp)"); return -1; }
-        if (!isa_type_is_half((DataType)in->type) && (in->flags & IF_SAT) && in->type == T_F64) { asm_err(A, t, "fma: .sat is for .f32"); return -1; }
-        if (!isa_type_is_half((DataType)in->type) && (in->flags & IF_FTZ) && in->type == T_F64) { asm_err(A, t, "fma: .ftz is for .f32"); return -1; }
+        {
+            const char *why = arith_modifiers(in);   /* .ftz and .sat: .f32's */
+            if (why) { asm_err(A, t, "%s: %s", mn, why); return -1; }
+        }
         break;
     case OP_SET:
         if (!in->cmp) { asm_err(A, t, "set needs a comparison (set.lt.u32.f32)"); return -1; }
