@@ -14,6 +14,8 @@
 .buffer v .s8[3] iota(-128, 127)
 .buffer m .u32[2] fill(-1)
 .buffer h .s32[5] file("int_hex.txt")
+.buffer r .u64[2] random(seed=1, min=0, max=0xffffffffffffffff)
+.buffer q .s64[4] random(seed=2, min=1152921504606846976, max=1152921504606846978)
 .launch copy64 grid=(1) block=(4) args=(a, b)
 .launch copy64 grid=(1) block=(2) args=(s, t)
 .launch copy64 grid=(1) block=(4) args=(f, g)
